@@ -1,0 +1,166 @@
+//! The peg-solitaire domain for the experiment pipeline: the seed's budgeted DFS
+//! (`seed_dfs`) and the stronger solver (`strong`) on the nine levels, as a
+//! [`Runner`]. Both are deterministic: the seed is unused and every metric except the
+//! timings (`time_seconds`, `expanded_per_second`) is reproducible.
+
+use crate::params::{ParamSpec, Params};
+use crate::pegsol::{levels, seed, solver};
+use crate::runner::{AlgorithmSpec, RunOutput, Runner};
+
+pub struct PegsolRunner;
+
+fn level_param() -> ParamSpec {
+    ParamSpec::int(
+        "level",
+        0,
+        levels::LEVEL_COUNT as i64 - 1,
+        None,
+        "level of the seed, 0 to 8",
+    )
+}
+
+impl Runner for PegsolRunner {
+    fn domain(&self) -> &'static str {
+        "pegsol"
+    }
+
+    fn description(&self) -> &'static str {
+        "peg solitaire on the seed's nine levels: fewest pegs left"
+    }
+
+    fn algorithms(&self) -> Vec<AlgorithmSpec> {
+        vec![
+            AlgorithmSpec {
+                name: "seed_dfs",
+                version: 1,
+                description: "the seed's depth-first search with an expansion budget (Algorithm 1)",
+                params: vec![
+                    level_param(),
+                    ParamSpec::int(
+                        "budget",
+                        1,
+                        1_000_000_000,
+                        Some(1_000_000),
+                        "most nodes to expand",
+                    ),
+                ],
+            },
+            AlgorithmSpec {
+                name: "strong",
+                version: 1,
+                description: "symmetry-reduced DFS with a transposition table, pagoda pruning and restarts; proves the fewest pegs",
+                params: vec![
+                    level_param(),
+                    ParamSpec::optional_int(
+                        "budget",
+                        1,
+                        i64::MAX,
+                        "most nodes to expand (none: run to a proof)",
+                    ),
+                ],
+            },
+        ]
+    }
+
+    fn run(&self, algorithm: &str, params: &Params, _seed: u64) -> anyhow::Result<RunOutput> {
+        let p = levels::level(params.int("level")?)?;
+        let mut out = RunOutput::default();
+        match algorithm {
+            "seed_dfs" => {
+                let r = seed::solve(&p.shape, p.start, params.int("budget")?.max(1) as u64);
+                out.metric("initial_pegs", r.initial_pegs)
+                    .metric("pegs_left", r.pegs_left)
+                    .metric("solution_length", r.solution.len())
+                    .metric("expanded", r.expanded)
+                    .metric("generated", r.generated)
+                    .metric("solved", r.solved)
+                    .metric("time_seconds", r.elapsed.as_secs_f64())
+                    .metric("expanded_per_second", r.expanded_per_second());
+            }
+            "strong" => {
+                let budget = params.opt_int("budget")?.map(|b| b.max(1) as u64);
+                let r = solver::solve(&p.shape, p.start, budget);
+                out.metric("initial_pegs", r.initial_pegs)
+                    .metric("pegs_left", r.pegs_left)
+                    .metric("solution_length", r.solution.len())
+                    .metric("expanded", r.expanded)
+                    .metric("generated", r.generated)
+                    .metric("solved", r.pegs_left == 1)
+                    .metric("proved_optimal", r.proved_optimal)
+                    .metric("time_seconds", r.elapsed.as_secs_f64())
+                    .metric("expanded_per_second", r.expanded_per_second());
+            }
+            other => anyhow::bail!("pegsol has no algorithm {other:?}"),
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Value;
+
+    fn params(level: i64, budget: i64) -> Params {
+        let mut p = Params::default();
+        p.set("level", Value::Int(level));
+        p.set("budget", Value::Int(budget));
+        p
+    }
+
+    fn metric(out: &RunOutput, name: &str) -> Value {
+        out.metrics
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn seed_dfs_reports_reproducible_metrics() {
+        let a = PegsolRunner.run("seed_dfs", &params(3, 10_000), 1).unwrap();
+        let b = PegsolRunner.run("seed_dfs", &params(3, 10_000), 2).unwrap();
+        assert_eq!(metric(&a, "initial_pegs"), Value::Int(17));
+        assert_eq!(metric(&a, "pegs_left"), Value::Int(1));
+        assert_eq!(metric(&a, "solution_length"), Value::Int(16));
+        for (name, value) in &a.metrics {
+            if !name.ends_with("_seconds") && !name.ends_with("_per_second") {
+                assert_eq!(
+                    Some(value),
+                    b.metrics.iter().find(|(n, _)| n == name).map(|(_, v)| v),
+                    "{name}"
+                );
+            }
+        }
+        let budget1 = PegsolRunner.run("seed_dfs", &params(4, 1), 0).unwrap();
+        assert_eq!(metric(&budget1, "expanded"), Value::Int(1));
+        assert_eq!(metric(&budget1, "generated"), Value::Int(4));
+        assert_eq!(metric(&budget1, "pegs_left"), Value::Int(32));
+    }
+
+    #[test]
+    fn strong_proves_level_two() {
+        let mut p = Params::default();
+        p.set("level", Value::Int(2));
+        p.set("budget", Value::Null);
+        let out = PegsolRunner.run("strong", &p, 0).unwrap();
+        assert_eq!(metric(&out, "pegs_left"), Value::Int(1));
+        assert_eq!(metric(&out, "proved_optimal"), Value::Bool(true));
+    }
+
+    #[test]
+    fn specs_declare_level_and_budget() {
+        let algs = PegsolRunner.algorithms();
+        assert_eq!(
+            algs.iter().map(|a| a.name).collect::<Vec<_>>(),
+            vec!["seed_dfs", "strong"]
+        );
+        for a in &algs {
+            let names: Vec<&str> = a.params.iter().map(|p| p.name).collect();
+            assert_eq!(names, vec!["level", "budget"]);
+            assert!(a.params[0].check(&Value::Int(9)).is_err());
+            assert!(a.params[1].check(&Value::Int(0)).is_err());
+        }
+        assert!(PegsolRunner.run("bfs", &params(0, 1), 0).is_err());
+    }
+}

@@ -1,0 +1,441 @@
+//! Rook Jumping Maze runs: hill descent (sideways cap, restarts, uphill probability),
+//! simulated annealing under each schedule, and local-minimum escape trials.
+
+use crate::local_search::escape::{descend_to_local_minimum, escape_trial};
+use crate::local_search::{Acceptance, Schedule, Settings, schedule::SCHEDULE_NAMES};
+use crate::params::{ParamSpec, Params};
+use crate::rjm::{Maze, MazeLandscape, UNREACHABLE, landscape::optimize};
+use crate::rng::rng_from_seed;
+use crate::runner::{AlgorithmSpec, RunOutput, Runner, log_checkpoints};
+use std::time::Instant;
+
+pub struct RjmRunner;
+
+const MAX_ITERATIONS: i64 = 1_000_000_000;
+
+fn size() -> ParamSpec {
+    ParamSpec::int("size", 5, 10, Some(5), "maze size n (n×n cells)")
+}
+fn iterations() -> ParamSpec {
+    ParamSpec::int(
+        "iterations",
+        1,
+        MAX_ITERATIONS,
+        None,
+        "total iterations (steps evaluated)",
+    )
+}
+fn start_seed() -> ParamSpec {
+    ParamSpec::optional_int(
+        "start_seed",
+        0,
+        i64::MAX,
+        "seed of a fixed starting maze (none: drawn from the run's seed)",
+    )
+}
+fn sideways_cap() -> ParamSpec {
+    ParamSpec::optional_int(
+        "sideways_cap",
+        0,
+        MAX_ITERATIONS,
+        "most consecutive sideways moves accepted (none: no cap)",
+    )
+}
+
+impl Runner for RjmRunner {
+    fn domain(&self) -> &'static str {
+        "rjm"
+    }
+
+    fn description(&self) -> &'static str {
+        "Rook Jumping Maze design by stochastic local search (seed 004)"
+    }
+
+    fn algorithms(&self) -> Vec<AlgorithmSpec> {
+        vec![
+            AlgorithmSpec {
+                name: "hill_descent",
+                version: 1,
+                description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
+                params: vec![
+                    size(),
+                    iterations(),
+                    ParamSpec::int(
+                        "restarts",
+                        1,
+                        1_000_000,
+                        Some(1),
+                        "descents sharing the iterations evenly",
+                    ),
+                    sideways_cap(),
+                    ParamSpec::float(
+                        "uphill_probability",
+                        0.0,
+                        1.0,
+                        false,
+                        Some(0.0),
+                        "probability of accepting an uphill step",
+                    ),
+                    start_seed(),
+                ],
+            },
+            AlgorithmSpec {
+                name: "anneal",
+                version: 1,
+                description: "simulated annealing (part 6) with a choice of temperature schedule",
+                params: vec![
+                    size(),
+                    iterations(),
+                    ParamSpec::choice(
+                        "schedule",
+                        SCHEDULE_NAMES,
+                        Some("geometric"),
+                        "temperature schedule",
+                    ),
+                    ParamSpec::float("initial_temperature", 0.0, 1e12, true, Some(1.0), "T0"),
+                    ParamSpec::float(
+                        "decay",
+                        0.0,
+                        1.0,
+                        true,
+                        Some(0.999),
+                        "geometric and reheating: T <- T*decay",
+                    ),
+                    ParamSpec::float(
+                        "beta",
+                        0.0,
+                        1e12,
+                        true,
+                        Some(0.001),
+                        "lundy_mees: T <- T/(1+beta*T)",
+                    ),
+                    ParamSpec::int(
+                        "patience",
+                        1,
+                        MAX_ITERATIONS,
+                        Some(1000),
+                        "reheating: iterations without a new best before T <- T0",
+                    ),
+                    sideways_cap(),
+                    start_seed(),
+                ],
+            },
+            AlgorithmSpec {
+                name: "escape",
+                version: 1,
+                description: "descend to a verified local minimum, then try to escape it with uphill probability p",
+                params: vec![
+                    size(),
+                    ParamSpec::float(
+                        "uphill_probability",
+                        0.0,
+                        1.0,
+                        false,
+                        None,
+                        "probability of accepting an uphill step",
+                    ),
+                    ParamSpec::int(
+                        "window",
+                        1,
+                        MAX_ITERATIONS,
+                        Some(1000),
+                        "iterations allowed for the escape",
+                    ),
+                ],
+            },
+        ]
+    }
+
+    fn run(&self, algorithm: &str, params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
+        let size = params.int("size")? as usize;
+        let mut rng = rng_from_seed(seed);
+        let started = Instant::now();
+        if algorithm == "escape" {
+            return escape(size, params, &mut rng, started);
+        }
+        let start = match params.opt_int("start_seed")? {
+            Some(s) => Maze::random(size, &mut rng_from_seed(s as u64)),
+            None => Maze::random(size, &mut rng),
+        };
+        let total = params.int("iterations")? as u64;
+        let sideways_cap = params.opt_int("sideways_cap")?.map(|c| c as u64);
+        let (acceptance, descents) = match algorithm {
+            "hill_descent" => (
+                Acceptance::Uphill {
+                    probability: params.float("uphill_probability")?,
+                },
+                Settings::split(total, params.int("restarts")? as u64),
+            ),
+            "anneal" => (Acceptance::Anneal(schedule(params)?), vec![total]),
+            other => anyhow::bail!("rjm has no algorithm {other}"),
+        };
+        let settings = Settings {
+            acceptance,
+            sideways_cap,
+            descents,
+            checkpoints: log_checkpoints(total),
+        };
+        let start_objective = crate::rjm::evaluate::objective(&start);
+        let out = optimize(&start, &settings, &mut rng);
+        let seconds = started.elapsed().as_secs_f64();
+        let best = out.best_energy as i64;
+        let mut r = RunOutput::default();
+        r.metric("start_objective", start_objective)
+            .metric("best_objective", best)
+            .metric("best_path_length", (best != UNREACHABLE).then_some(-best))
+            .metric("goal_reachable", best != UNREACHABLE)
+            .metric("best_iteration", out.best_iteration)
+            .metric("evaluations", out.evaluations)
+            .metric("accepted_improving", out.accepted_improving)
+            .metric("accepted_sideways", out.accepted_sideways)
+            .metric("accepted_uphill", out.accepted_uphill)
+            .metric("restarts_done", out.restarts)
+            .metric("final_temperature", out.final_temperature)
+            .metric("best_maze", maze_code(&out.best))
+            .metric("time_seconds", seconds)
+            .metric(
+                "evaluations_per_second",
+                out.evaluations as f64 / seconds.max(1e-9),
+            );
+        r.anytime = out.anytime;
+        Ok(r)
+    }
+}
+
+fn schedule(params: &Params) -> anyhow::Result<Schedule> {
+    let t0 = params.float("initial_temperature")?;
+    Ok(match params.str("schedule")? {
+        "geometric" => Schedule::Geometric {
+            t0,
+            decay: params.float("decay")?,
+        },
+        "linear" => Schedule::Linear { t0 },
+        "logarithmic" => Schedule::Logarithmic { t0 },
+        "lundy_mees" => Schedule::LundyMees {
+            t0,
+            beta: params.float("beta")?,
+        },
+        "reheating" => Schedule::Reheating {
+            t0,
+            decay: params.float("decay")?,
+            patience: params.int("patience")? as u64,
+        },
+        other => anyhow::bail!("unknown schedule {other}"),
+    })
+}
+
+/// A maze as one string, rows separated by '/': compact for a table cell.
+pub fn maze_code(maze: &Maze) -> String {
+    maze.jumps()
+        .chunks(maze.size())
+        .map(|r| r.iter().map(u8::to_string).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The maze a [`maze_code`] stands for.
+pub fn parse_maze_code(code: &str) -> Option<Maze> {
+    let rows: Vec<&str> = code.split('/').collect();
+    let jumps: Option<Vec<u8>> = rows
+        .iter()
+        .flat_map(|r| r.split_whitespace())
+        .map(|t| t.parse().ok())
+        .collect();
+    Maze::from_jumps(rows.len(), jumps?).ok()
+}
+
+/// A picture of a maze given by its [`maze_code`]: jump numbers, goal marked G, and a
+/// shortest path from the start circled cell to the goal.
+pub fn maze_picture(code: &str, title: &str) -> Option<crate::plot::BoardPicture> {
+    let maze = parse_maze_code(code)?;
+    let labels = maze
+        .jumps()
+        .iter()
+        .enumerate()
+        .map(|(c, j)| {
+            if c == maze.goal() {
+                "G".to_string()
+            } else {
+                j.to_string()
+            }
+        })
+        .collect();
+    let path = crate::rjm::evaluate::shortest_path(&maze).unwrap_or_default();
+    Some(crate::plot::BoardPicture {
+        title: title.to_string(),
+        size: maze.size(),
+        labels,
+        path,
+    })
+}
+
+fn escape(
+    size: usize,
+    params: &Params,
+    rng: &mut crate::rng::SearchRng,
+    started: Instant,
+) -> anyhow::Result<RunOutput> {
+    let p = params.float("uphill_probability")?;
+    let window = params.int("window")? as u64;
+    let start = Maze::random(size, rng);
+    let mut r = RunOutput::default();
+    crate::with_maze_bits!(size, B => {
+        let mut land = MazeLandscape::<B>::new(&start);
+        let minimum = descend_to_local_minimum(&mut land, rng);
+        let trial = escape_trial(&mut land, rng, p, window, minimum.energy);
+        let seconds = started.elapsed().as_secs_f64();
+        let best = minimum.energy as i64;
+        r.metric("minimum_objective", best)
+            .metric("minimum_path_length", (best != UNREACHABLE).then_some(-best))
+            .metric("sideways_neighbours", minimum.sideways_neighbours)
+            .metric("uphill_neighbours", minimum.uphill_neighbours)
+            .metric("descent_steps", minimum.descent_steps)
+            .metric("escaped", trial.escaped)
+            .metric("iterations_to_escape", trial.iterations_to_escape)
+            .metric("uphill_steps", trial.uphill_steps)
+            .metric("uphill_proposals", trial.uphill_proposals)
+            .metric("evaluations", land.evaluations())
+            .metric("time_seconds", seconds)
+            .metric("evaluations_per_second", land.evaluations() as f64 / seconds.max(1e-9));
+    });
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Value;
+
+    fn params(pairs: &[(&str, Value)]) -> Params {
+        let runner = RjmRunner;
+        let algo = pairs
+            .iter()
+            .find(|(k, _)| *k == "algorithm")
+            .and_then(|(_, v)| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let spec = runner
+            .algorithms()
+            .into_iter()
+            .find(|a| a.name == algo)
+            .unwrap();
+        let mut p = Params::default();
+        for s in spec.params {
+            p.set(s.name, s.default.unwrap_or(Value::Null));
+        }
+        for (k, v) in pairs.iter().filter(|(k, _)| *k != "algorithm") {
+            p.set(k, v.clone());
+        }
+        p
+    }
+
+    #[test]
+    fn runs_are_reproducible_apart_from_timing() {
+        let p = params(&[
+            ("algorithm", "anneal".into()),
+            ("iterations", Value::Int(3000)),
+        ]);
+        let a = RjmRunner.run("anneal", &p, 17).unwrap();
+        let b = RjmRunner.run("anneal", &p, 17).unwrap();
+        let strip = |r: &RunOutput| {
+            r.metrics
+                .iter()
+                .filter(|(k, _)| !k.ends_with("_seconds") && !k.ends_with("_per_second"))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&a), strip(&b));
+        assert_eq!(a.anytime, b.anytime);
+        let c = RjmRunner.run("anneal", &p, 18).unwrap();
+        assert_ne!(strip(&a), strip(&c));
+    }
+
+    #[test]
+    fn best_maze_round_trips_and_matches_the_objective() {
+        let p = params(&[
+            ("algorithm", "hill_descent".into()),
+            ("iterations", Value::Int(2000)),
+            ("size", Value::Int(8)),
+        ]);
+        let out = RjmRunner.run("hill_descent", &p, 3).unwrap();
+        let get = |k: &str| {
+            out.metrics
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.clone())
+                .unwrap()
+        };
+        let maze = parse_maze_code(get("best_maze").as_str().unwrap()).unwrap();
+        assert_eq!(
+            Value::Int(crate::rjm::evaluate::objective(&maze)),
+            get("best_objective")
+        );
+        assert_eq!(get("evaluations"), Value::Int(2001));
+    }
+
+    #[test]
+    fn fixed_start_seed_fixes_the_starting_maze() {
+        let metric = |r: &RunOutput, k: &str| {
+            r.metrics
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.clone())
+                .unwrap()
+        };
+        let fixed = params(&[
+            ("algorithm", "hill_descent".into()),
+            ("iterations", Value::Int(10)),
+            ("start_seed", Value::Int(5)),
+        ]);
+        let start = Maze::random(5, &mut rng_from_seed(5));
+        let want = Value::Int(crate::rjm::evaluate::objective(&start));
+        let free = params(&[
+            ("algorithm", "hill_descent".into()),
+            ("iterations", Value::Int(10)),
+        ]);
+        let mut starts = std::collections::HashSet::new();
+        for seed in 0..20 {
+            assert_eq!(
+                metric(
+                    &RjmRunner.run("hill_descent", &fixed, seed).unwrap(),
+                    "start_objective"
+                ),
+                want
+            );
+            starts.insert(format!(
+                "{:?}",
+                metric(
+                    &RjmRunner.run("hill_descent", &free, seed).unwrap(),
+                    "start_objective"
+                )
+            ));
+        }
+        assert!(
+            starts.len() > 1,
+            "without start_seed the start varies with the run's seed"
+        );
+    }
+
+    #[test]
+    fn escape_trials_start_from_true_local_minima() {
+        let p = params(&[
+            ("algorithm", "escape".into()),
+            ("uphill_probability", Value::Float(0.0)),
+            ("window", Value::Int(200)),
+        ]);
+        for seed in 0..10 {
+            let out = RjmRunner.run("escape", &p, seed).unwrap();
+            let get = |k: &str| {
+                out.metrics
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.clone())
+                    .unwrap()
+            };
+            assert_eq!(get("uphill_steps"), Value::Int(0));
+            // Without sideways neighbours and without uphill steps nothing can escape.
+            if get("sideways_neighbours") == Value::Int(0) {
+                assert_eq!(get("escaped"), Value::Bool(false));
+            }
+        }
+    }
+}

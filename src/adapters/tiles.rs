@@ -1,0 +1,317 @@
+//! The sliding-tile domain as the experiment pipeline sees it: IDA* on the benchmark
+//! sets (`ida`) and BFS, DFS, A* and IDA* on random 8-puzzles of a chosen optimal
+//! distance (`random8`), with seed 000's metrics and nodes per second in every row.
+
+use crate::params::{ParamSpec, Params, Value};
+use crate::runner::{AlgorithmSpec, RunOutput, Runner};
+use crate::tiles::board::{Board, MoveOrder, Shape};
+use crate::tiles::census;
+use crate::tiles::heuristic::Heuristic;
+use crate::tiles::ida;
+use crate::tiles::instances::InstanceSet;
+use crate::tiles::solve::Problem;
+use crate::user_bail;
+use rand::RngExt;
+use std::time::Instant;
+
+/// Every permutation of U, D, L, R, for the `move_order` choice.
+const MOVE_ORDERS: &[&str] = &[
+    "UDLR", "UDRL", "ULDR", "ULRD", "URDL", "URLD", "DULR", "DURL", "DLUR", "DLRU", "DRUL", "DRLU",
+    "LUDR", "LURD", "LDUR", "LDRU", "LRUD", "LRDU", "RUDL", "RULD", "RDUL", "RDLU", "RLUD", "RLDU",
+];
+
+pub struct TilesRunner;
+
+impl Runner for TilesRunner {
+    fn domain(&self) -> &'static str {
+        "tiles"
+    }
+
+    fn description(&self) -> &'static str {
+        "Sliding-tile puzzles: IDA* on Korf's benchmark sets, and BFS/DFS/A*/IDA* on random 8-puzzles"
+    }
+
+    fn algorithms(&self) -> Vec<AlgorithmSpec> {
+        vec![
+            AlgorithmSpec {
+                name: "ida",
+                version: 1,
+                description: "IDA* (fast, one blank) on a benchmark instance",
+                params: vec![
+                    ParamSpec::choice(
+                        "instance_set",
+                        InstanceSet::NAMES,
+                        Some("seed000"),
+                        "korf100, seed000 (ids 1,2,3,4,14,88) or korf24",
+                    ),
+                    ParamSpec::int(
+                        "instance",
+                        1,
+                        100,
+                        None,
+                        "the instance id in its set (Korf's numbering)",
+                    ),
+                    ParamSpec::choice(
+                        "heuristic",
+                        Heuristic::NAMES,
+                        Some("manhattan"),
+                        "manhattan, linear, corner, last or all",
+                    ),
+                    ParamSpec::choice(
+                        "move_order",
+                        MOVE_ORDERS,
+                        Some("ULRD"),
+                        "order of the blank's moves (Korf's: ULRD)",
+                    ),
+                    ParamSpec::optional_int(
+                        "expand_limit",
+                        1,
+                        i64::MAX,
+                        "give up after this many expansions",
+                    ),
+                ],
+            },
+            AlgorithmSpec {
+                name: "random8",
+                version: 1,
+                description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
+                params: vec![
+                    ParamSpec::choice(
+                        "algorithm",
+                        &["bfs", "dfs", "astar", "ida"],
+                        None,
+                        "the search algorithm",
+                    ),
+                    ParamSpec::int(
+                        "depth_min",
+                        0,
+                        31,
+                        Some(10),
+                        "smallest optimal distance of the random instance",
+                    ),
+                    ParamSpec::int(
+                        "depth_max",
+                        0,
+                        31,
+                        Some(20),
+                        "largest optimal distance (the distance is drawn uniformly in the band)",
+                    ),
+                    ParamSpec::choice(
+                        "heuristic",
+                        Heuristic::NAMES,
+                        Some("manhattan"),
+                        "heuristic of astar and ida",
+                    ),
+                    ParamSpec::choice(
+                        "move_order",
+                        MOVE_ORDERS,
+                        Some("UDLR"),
+                        "order of the blank's moves (seed 002's: UDLR)",
+                    ),
+                    ParamSpec::optional_int(
+                        "dfs_limit",
+                        1,
+                        i64::MAX,
+                        "expansion limit of dfs (and of the others)",
+                    ),
+                ],
+            },
+        ]
+    }
+
+    fn run(&self, algorithm: &str, params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
+        match algorithm {
+            "ida" => run_ida(params),
+            "random8" => run_random8(params, seed),
+            other => {
+                user_bail!("the tiles domain has no algorithm {other:?} (it has ida, random8)")
+            }
+        }
+    }
+}
+
+fn heuristic(params: &Params) -> anyhow::Result<Heuristic> {
+    let name = params.str("heuristic")?;
+    Heuristic::from_name(name).ok_or_else(|| crate::user_error!("unknown heuristic {name:?}"))
+}
+
+fn run_ida(params: &Params) -> anyhow::Result<RunOutput> {
+    let set_name = params.str("instance_set")?;
+    let set = InstanceSet::from_name(set_name)
+        .ok_or_else(|| crate::user_error!("unknown instance_set {set_name:?}"))?;
+    let id = params.int("instance")?;
+    let inst = set.instance(u32::try_from(id).unwrap_or(0))?;
+    let order = MoveOrder::parse(params.str("move_order")?)?;
+    let limit = params.opt_int("expand_limit")?.map(|l| l as u64);
+    let goal = Board::default_goal(inst.board.shape(), 1);
+    let r = ida::solve(&inst.board, &goal, heuristic(params)?, order, limit);
+    let mut out = RunOutput::default();
+    out.metric("h0", r.h0)
+        .metric("optimal", inst.optimal)
+        .metric("solved", r.moves.is_some())
+        .metric("solution_length", r.solution_length())
+        .metric("generated", r.generated)
+        .metric("expanded", r.expanded)
+        .metric("max_frontier", r.max_depth)
+        .metric("thresholds", r.thresholds_text())
+        .metric("time_seconds", r.seconds)
+        .metric("nodes_per_second", per_second(r.generated, r.seconds))
+        .metric("expanded_per_second", per_second(r.expanded, r.seconds));
+    Ok(out)
+}
+
+fn per_second(n: u64, secs: f64) -> Value {
+    if secs > 0.0 {
+        Value::Float(n as f64 / secs)
+    } else {
+        Value::Null
+    }
+}
+
+fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
+    let (lo, hi) = (params.int("depth_min")?, params.int("depth_max")?);
+    if lo > hi {
+        user_bail!("depth_min = {lo} is larger than depth_max = {hi}");
+    }
+    let mut rng = crate::rng::rng_from_seed(seed);
+    let depth = rng.random_range(lo..=hi) as usize;
+    let index = rng.random_range(0..usize::MAX);
+    let start = census::eight_puzzle_at(depth, index)
+        .ok_or_else(|| anyhow::anyhow!("no 8-puzzle state at distance {depth}"))?;
+    let goal = Board::default_goal(
+        Shape {
+            width: 3,
+            height: 3,
+        },
+        1,
+    );
+    let order = MoveOrder::parse(params.str("move_order")?)?;
+    let h = heuristic(params)?;
+    let limit = params.opt_int("dfs_limit")?.map(|l| l as u64);
+    let problem = Problem::new(start, goal, order, h);
+    let started = Instant::now();
+    let o = match params.str("algorithm")? {
+        "bfs" => problem.bfs(limit),
+        "dfs" => problem.dfs(limit),
+        "astar" => problem.astar(limit),
+        "ida" => problem.ida(limit),
+        other => user_bail!("random8 has no algorithm {other:?} (bfs, dfs, astar, ida)"),
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let thresholds: Value = if o.stats.thresholds.is_empty() {
+        Value::Null
+    } else {
+        o.stats
+            .thresholds
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .into()
+    };
+    let mut out = RunOutput::default();
+    out.metric("optimal", depth)
+        .metric("h0", problem.h(&start))
+        .metric("solved", o.path.is_some())
+        .metric("solution_length", o.path.as_ref().map(|p| p.len() - 1))
+        .metric("generated", o.stats.generated)
+        .metric("expanded", o.stats.expanded)
+        .metric("max_frontier", o.stats.max_frontier)
+        .metric("thresholds", thresholds)
+        .metric("time_seconds", secs)
+        .metric("nodes_per_second", per_second(o.stats.generated, secs));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(pairs: &[(&str, Value)], algorithm: &str) -> Params {
+        let spec = TilesRunner
+            .algorithms()
+            .into_iter()
+            .find(|a| a.name == algorithm)
+            .unwrap();
+        let mut p = Params::default();
+        for s in &spec.params {
+            if let Some(d) = &s.default {
+                p.set(s.name, d.clone());
+            }
+        }
+        for (k, v) in pairs {
+            let s = spec.params.iter().find(|s| s.name == *k).unwrap();
+            p.set(k, s.check(v).unwrap());
+        }
+        p
+    }
+
+    fn metric<'a>(out: &'a RunOutput, name: &str) -> &'a Value {
+        &out.metrics.iter().find(|(n, _)| *n == name).unwrap().1
+    }
+
+    /// The metrics that must not depend on timing.
+    fn reproducible(out: &RunOutput) -> Vec<(&'static str, Value)> {
+        out.metrics
+            .iter()
+            .filter(|(n, _)| !n.ends_with("_seconds") && !n.ends_with("_per_second"))
+            .cloned()
+            .collect()
+    }
+
+    #[test]
+    fn ida_reports_korfs_counts() {
+        let p = params(
+            &[
+                ("instance_set", "korf100".into()),
+                ("instance", Value::Int(9)),
+            ],
+            "ida",
+        );
+        let out = TilesRunner.run("ida", &p, 0).unwrap();
+        assert_eq!(metric(&out, "generated"), &Value::Int(1_650_696));
+        assert_eq!(metric(&out, "solution_length"), &Value::Int(46));
+        assert_eq!(metric(&out, "h0"), &Value::Int(32));
+        for (name, _) in &out.metrics {
+            assert!(
+                name.chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
+            );
+        }
+        let bad = params(&[("instance", Value::Int(5))], "ida");
+        let err = TilesRunner.run("ida", &bad, 0).unwrap_err();
+        assert!(crate::error::is_user_error(&err));
+    }
+
+    #[test]
+    fn random8_is_reproducible_and_optimal_where_it_should_be() {
+        for alg in ["bfs", "dfs", "astar", "ida"] {
+            let p = params(
+                &[
+                    ("algorithm", alg.into()),
+                    ("depth_min", Value::Int(12)),
+                    ("depth_max", Value::Int(16)),
+                ],
+                "random8",
+            );
+            let a = TilesRunner.run("random8", &p, 7).unwrap();
+            let b = TilesRunner.run("random8", &p, 7).unwrap();
+            assert_eq!(reproducible(&a), reproducible(&b), "{alg}");
+            let optimal = metric(&a, "optimal").as_i64().unwrap();
+            assert!((12..=16).contains(&optimal));
+            let len = metric(&a, "solution_length").as_i64().unwrap();
+            if alg == "dfs" {
+                assert!(len >= optimal);
+            } else {
+                assert_eq!(len, optimal, "{alg}");
+            }
+        }
+        let p = params(
+            &[("algorithm", "dfs".into()), ("dfs_limit", Value::Int(100))],
+            "random8",
+        );
+        let out = TilesRunner.run("random8", &p, 1).unwrap();
+        assert_eq!(metric(&out, "expanded"), &Value::Int(100));
+        assert_eq!(metric(&out, "solved"), &Value::Bool(false));
+    }
+}

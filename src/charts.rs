@@ -1,0 +1,227 @@
+//! Result tables to figures: the grouping and medians behind each kind of plot, shared
+//! by the per-experiment plots and the report.
+
+use crate::plot::{Band, BoxPlot, Heatmap, Histogram, LinePlot};
+use crate::stats::{Summary, median};
+use crate::table::{floats, groups, texts};
+use polars::prelude::DataFrame;
+
+/// Distinct values of a column in display order: numerically when every value is a
+/// number ("none" and empty, meaning no limit, last), else by first appearance.
+pub fn ordered_values(values: &[String]) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    for v in values {
+        if !seen.contains(v) {
+            seen.push(v.clone());
+        }
+    }
+    let key = |s: &str| {
+        if s.is_empty() || s == "none" {
+            Some(f64::INFINITY)
+        } else {
+            s.parse::<f64>().ok()
+        }
+    };
+    if seen.iter().all(|s| key(s).is_some()) {
+        seen.sort_by(|a, b| key(a).unwrap_or(0.0).total_cmp(&key(b).unwrap_or(0.0)));
+    }
+    seen
+}
+
+/// A label for a value of a column: "none" (no limit) reads as ∞ on an axis.
+pub fn label(v: &str) -> String {
+    if v.is_empty() || v == "none" {
+        "∞".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// The non-null values of `y` for each value of `x`, in display order.
+pub fn samples_by(df: &DataFrame, x: &str, y: &str) -> anyhow::Result<Vec<(String, Vec<f64>)>> {
+    let xs = texts(df, x)?;
+    let ys = floats(df, y)?;
+    Ok(ordered_values(&xs)
+        .into_iter()
+        .map(|v| {
+            let sample: Vec<f64> = xs
+                .iter()
+                .zip(&ys)
+                .filter(|(a, _)| **a == v)
+                .filter_map(|(_, b)| *b)
+                .collect();
+            (v, sample)
+        })
+        .collect())
+}
+
+/// Numeric position of an x value on a line plot ("none" is put one step past the largest).
+fn position(v: &str, all: &[String]) -> f64 {
+    v.parse::<f64>().unwrap_or_else(|_| {
+        let finite: Vec<f64> = all.iter().filter_map(|s| s.parse::<f64>().ok()).collect();
+        let top = finite.iter().copied().fold(1.0, f64::max);
+        top * 10.0
+    })
+}
+
+/// Median and interquartile band of `y` against `x`, a line per value of `group`.
+pub fn line(
+    df: &DataFrame,
+    x: &str,
+    y: &str,
+    group: Option<&str>,
+    title: &str,
+    log_x: bool,
+    log_y: bool,
+) -> anyhow::Result<LinePlot> {
+    let mut series = Vec::new();
+    let parts = match group {
+        Some(g) => groups(df, &[g])?,
+        None => vec![(vec![String::new()], df.clone())],
+    };
+    let mut parts = parts;
+    if let Some(g) = group {
+        let order = ordered_values(&texts(df, g)?);
+        parts.sort_by_key(|(l, _)| order.iter().position(|o| *o == l[0]));
+    }
+    for (labels, part) in parts {
+        let samples = samples_by(&part, x, y)?;
+        let all: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
+        let points = samples
+            .iter()
+            .filter_map(|(v, s)| Summary::of(s).map(|m| (position(v, &all), m.median, m.q1, m.q3)))
+            .collect();
+        let name = match group {
+            Some(g) => format!("{g} = {}", label(&labels[0])),
+            None => String::new(),
+        };
+        series.push(Band { name, points });
+    }
+    Ok(LinePlot {
+        title: title.to_string(),
+        x_label: x.to_string(),
+        y_label: y.to_string(),
+        series,
+        log_x,
+        log_y,
+    })
+}
+
+/// Box plots of `y` for each value of `x`.
+pub fn boxes(df: &DataFrame, x: &str, y: &str, title: &str) -> anyhow::Result<BoxPlot> {
+    let groups = samples_by(df, x, y)?
+        .into_iter()
+        .map(|(v, s)| (label(&v), s))
+        .collect();
+    Ok(BoxPlot {
+        title: title.to_string(),
+        x_label: x.to_string(),
+        y_label: y.to_string(),
+        groups,
+    })
+}
+
+/// Median of `value` on the grid `x` × `y`.
+pub fn heatmap(
+    df: &DataFrame,
+    x: &str,
+    y: &str,
+    value: &str,
+    title: &str,
+) -> anyhow::Result<Heatmap> {
+    let xs = texts(df, x)?;
+    let ys = texts(df, y)?;
+    let vs = floats(df, value)?;
+    let x_ticks = ordered_values(&xs);
+    let y_ticks = ordered_values(&ys);
+    let values = y_ticks
+        .iter()
+        .map(|yv| {
+            x_ticks
+                .iter()
+                .map(|xv| {
+                    let s: Vec<f64> = (0..xs.len())
+                        .filter(|&i| xs[i] == *xv && ys[i] == *yv)
+                        .filter_map(|i| vs[i])
+                        .collect();
+                    median(&s)
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Heatmap {
+        title: title.to_string(),
+        x_label: x.to_string(),
+        y_label: y.to_string(),
+        x_ticks: x_ticks.iter().map(|v| label(v)).collect(),
+        y_ticks: y_ticks.iter().map(|v| label(v)).collect(),
+        values,
+    })
+}
+
+/// Histogram of `y`, overlaid per value of `group`.
+pub fn histogram(
+    df: &DataFrame,
+    y: &str,
+    group: Option<&str>,
+    title: &str,
+) -> anyhow::Result<Histogram> {
+    let series = match group {
+        Some(g) => samples_by(df, g, y)?
+            .into_iter()
+            .map(|(v, s)| (format!("{g} = {}", label(&v)), s))
+            .collect(),
+        None => vec![(
+            String::new(),
+            floats(df, y)?.into_iter().flatten().collect(),
+        )],
+    };
+    let integral = series
+        .iter()
+        .all(|(_, s): &(String, Vec<f64>)| s.iter().all(|v| v.fract() == 0.0));
+    let (lo, hi) = series
+        .iter()
+        .flat_map(|s| s.1.iter())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    let width = if integral && hi - lo <= 60.0 {
+        1.0
+    } else {
+        ((hi - lo) / 30.0).max(1e-9)
+    };
+    Ok(Histogram {
+        title: title.to_string(),
+        x_label: y.to_string(),
+        series,
+        bin_width: width,
+    })
+}
+
+/// Median best-so-far against iterations from an anytime table, a line per `group`.
+pub fn anytime(
+    df: &DataFrame,
+    group: Option<&str>,
+    title: &str,
+    y_label: &str,
+) -> anyhow::Result<LinePlot> {
+    let mut plot = line(df, "iteration", "best_so_far", group, title, true, false)?;
+    plot.y_label = y_label.to_string();
+    Ok(plot)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_values_sort_with_none_last() {
+        let v: Vec<String> = ["10", "2", "none", "2", "1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(ordered_values(&v), vec!["1", "2", "10", "none"]);
+        let w: Vec<String> = ["b", "a", "b"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(ordered_values(&w), vec!["b", "a"]);
+    }
+}

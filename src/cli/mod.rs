@@ -1,0 +1,176 @@
+//! The command line: `run`, `report` and `list` drive the pipeline; `rjm`, `tiles` and
+//! `pegsol` are the seeds' programs. Errors come back to `main` as one line.
+
+pub mod pegsol;
+pub mod rjm;
+pub mod tiles;
+
+use crate::execute::{Options, run_experiment};
+use crate::progress::Progress;
+use crate::report::{ReportOptions, load_studies, project_dir};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "searchlab",
+    version,
+    about = "Reproducible experiments with search and local-search algorithms on puzzles"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run one experiment config: outputs/<experiment>/results.{parquet,csv}, anytime tables, manifest, plots
+    Run {
+        /// The experiment config (TOML)
+        config: PathBuf,
+        #[command(flatten)]
+        exec: ExecArgs,
+        /// Override a config key, e.g. --set params.iterations=5000 or --set sweep.decay=[0.9,0.99]
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+    },
+    /// Run every experiment of the report's studies and write outputs/report/report.md
+    Report {
+        #[command(flatten)]
+        exec: ExecArgs,
+        /// Render only this study (a file stem in experiments/); repeatable. Default: every default study
+        #[arg(long = "study", value_name = "NAME")]
+        studies: Vec<String>,
+    },
+    /// List the experiment configs and the studies of the report
+    List,
+    /// Rook Jumping Maze programs (seed 004, parts 1-6)
+    Rjm(rjm::RjmArgs),
+    /// Sliding-tile puzzles (seeds 000, 002, 003): IDA*, A*, BFS, DFS, census
+    Tiles(tiles::TilesArgs),
+    /// Peg solitaire (seed 001): the seed's budgeted DFS, a stronger solver, play, count
+    Pegsol(pegsol::PegsolArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ExecArgs {
+    /// Worker threads (default: every core)
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
+    /// Output folder
+    #[arg(long, default_value = "outputs")]
+    out: PathBuf,
+    /// Recompute runs that are already in the results
+    #[arg(long)]
+    force: bool,
+    /// No progress output
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl ExecArgs {
+    fn options(&self) -> Options {
+        Options {
+            jobs: self.jobs,
+            force: self.force,
+            out: self.out.clone(),
+        }
+    }
+}
+
+/// Parses the command line and runs the command.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let runners = crate::adapters::runners();
+    match cli.command {
+        Command::Run { config, exec, set } => {
+            let config = crate::config::load(&config, &set)?;
+            let plan = crate::plan::plan(&config, &runners)?;
+            let dir = crate::execute::experiment_dir(&exec.out, &config.name);
+            let missing = crate::execute::missing_runs(&plan, &dir, exec.force)?;
+            let progress = Progress::new(missing as u64, exec.quiet);
+            let done = run_experiment(&config, &runners, &exec.options(), &progress)?;
+            progress.finish();
+            println!(
+                "{}: {} runs ({} computed, {} reused) in {:.1} s -> {}",
+                done.name,
+                done.runs,
+                done.computed,
+                done.runs - done.computed,
+                done.seconds,
+                done.dir.display()
+            );
+        }
+        Command::Report { exec, studies } => {
+            let opts = ReportOptions {
+                exec: exec.options(),
+                studies,
+                quiet: exec.quiet,
+            };
+            let path = crate::report::build(&runners, &opts)?;
+            println!("report: {}", path.display());
+        }
+        Command::List => list(&runners)?,
+        Command::Rjm(args) => rjm::run(args)?,
+        Command::Tiles(args) => tiles::run(args)?,
+        Command::Pegsol(args) => pegsol::run(args)?,
+    }
+    Ok(())
+}
+
+fn list(runners: &[Box<dyn crate::runner::Runner>]) -> anyhow::Result<()> {
+    let dir = project_dir("configs");
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| crate::user_error!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    entries.sort();
+    println!("Experiments ({}):", dir.display());
+    for path in entries {
+        let config = crate::config::load(&path, &[])?;
+        let runs = crate::plan::plan(&config, runners)
+            .map(|p| p.runs.len().to_string())
+            .unwrap_or_else(|e| format!("invalid: {e}"));
+        println!(
+            "  {:<22} {}/{}, {} runs  {}",
+            config.name, config.domain.value, config.algorithm.value, runs, config.description
+        );
+    }
+    let studies = load_studies(&project_dir("experiments"))?;
+    println!("\nStudies of the report (experiments/):");
+    for s in studies {
+        let exps: Vec<String> = s
+            .question
+            .iter()
+            .flat_map(|q| q.experiments.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let default = if s.default {
+            ""
+        } else {
+            "  [not in the default report: searchlab report --study NAME]"
+        };
+        println!(
+            "  {:<22} {} ({} questions: {}){default}",
+            s.name,
+            s.title,
+            s.question.len(),
+            exps.join(", ")
+        );
+    }
+    println!("\nDomains and algorithms:");
+    for r in runners {
+        for a in r.algorithms() {
+            let params: Vec<&str> = a.params.iter().map(|p| p.name).collect();
+            println!(
+                "  {}/{:<16} {} [{}]",
+                r.domain(),
+                a.name,
+                a.description,
+                params.join(", ")
+            );
+        }
+    }
+    Ok(())
+}

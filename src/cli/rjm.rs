@@ -1,0 +1,203 @@
+//! `searchlab rjm …`: the seed 004 programs (parts 1–6) with their exact prompts and
+//! transcripts. A value missing from the command line is asked for at the seed's prompt.
+
+use crate::local_search::{Acceptance, Schedule, Settings};
+use crate::prompt::{self, value_or_ask};
+use crate::rjm::text::{format_evaluation, format_maze, parse_maze};
+use crate::rjm::{Maze, landscape::optimize};
+use crate::rng::{fresh_seed, rng_from_seed};
+use clap::{Args, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct RjmArgs {
+    #[command(subcommand)]
+    command: RjmCommand,
+}
+
+/// Options every part takes.
+#[derive(Debug, Args, Clone)]
+pub struct Common {
+    /// Maze size, 5 to 10 (default 5; `generate` asks when it is missing)
+    #[arg(long, value_parser = maze_size)]
+    size: Option<usize>,
+    /// Seed of every random choice; without it a fresh seed is drawn and printed on stderr
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Debug, Subcommand)]
+enum RjmCommand {
+    /// Part 1: print a random maze
+    Generate(Common),
+    /// Part 2: print a maze, its moves from the start and its objective
+    Evaluate {
+        #[command(flatten)]
+        common: Common,
+        /// Evaluate this maze (n lines of n jump numbers) instead of a random one
+        #[arg(long)]
+        maze: Option<PathBuf>,
+    },
+    /// Part 3: hill descent with sideways moves
+    Descend {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, value_parser = prompt::positive_int)]
+        iterations: Option<u64>,
+    },
+    /// Part 4: hill descent with random restarts
+    Restarts {
+        #[command(flatten)]
+        common: Common,
+        /// Iterations of each descent
+        #[arg(long, value_parser = prompt::positive_int)]
+        iterations: Option<u64>,
+        /// Number of hill descents
+        #[arg(long, value_parser = prompt::positive_int)]
+        descents: Option<u64>,
+    },
+    /// Part 5: hill descent with random uphill steps
+    Uphill {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, value_parser = prompt::positive_int)]
+        iterations: Option<u64>,
+        /// Probability of accepting an uphill step, in [0, 1]
+        #[arg(long, value_parser = prompt::probability)]
+        probability: Option<f64>,
+    },
+    /// Part 6: simulated annealing with geometric cooling
+    Anneal {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, value_parser = prompt::positive_int)]
+        iterations: Option<u64>,
+        /// Initial temperature T0 > 0
+        #[arg(long, value_parser = prompt::temperature)]
+        temperature: Option<f64>,
+        /// Geometric decay rate d in (0, 1]: T ← T·d every iteration
+        #[arg(long, value_parser = prompt::decay)]
+        decay: Option<f64>,
+    },
+}
+
+/// A maze size, 5 to 10.
+pub fn maze_size(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if (5..=10).contains(&n) => Ok(n as usize),
+        Ok(n) => Err(format!("size {n} is outside 5-10")),
+        Err(_) => Err(format!("{s:?} is not a maze size (5-10)")),
+    }
+}
+
+pub fn run(args: RjmArgs) -> anyhow::Result<()> {
+    let out = match args.command {
+        RjmCommand::Generate(common) => {
+            let size = value_or_ask(common.size, "Rook Jumping Maze size (5-10)? ", maze_size)?;
+            let mut rng = rng_from_seed(seed(&common));
+            format_maze(&Maze::random(size, &mut rng))
+        }
+        RjmCommand::Evaluate { common, maze } => {
+            let maze = match maze {
+                Some(path) => {
+                    let source = path.display().to_string();
+                    let text = std::fs::read_to_string(&path).map_err(|e| {
+                        crate::user_error!("{source}: cannot read the maze file: {e}")
+                    })?;
+                    let maze = parse_maze(&text, &source)?;
+                    if let Some(size) = common.size.filter(|&s| s != maze.size()) {
+                        crate::user_bail!(
+                            "{source}: the maze is {0}x{0}, but --size is {size}",
+                            maze.size()
+                        );
+                    }
+                    maze
+                }
+                None => Maze::random(common.size.unwrap_or(5), &mut rng_from_seed(seed(&common))),
+            };
+            format_evaluation(&maze)
+        }
+        RjmCommand::Descend { common, iterations } => {
+            let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
+            search(
+                &common,
+                Acceptance::Uphill { probability: 0.0 },
+                vec![iterations],
+            )
+        }
+        RjmCommand::Restarts {
+            common,
+            iterations,
+            descents,
+        } => {
+            let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
+            let descents = value_or_ask(descents, "Hill descents? ", prompt::positive_int)?;
+            let plan = usize::try_from(descents)
+                .map_err(|_| crate::user_error!("--descents {descents} is too large"))?;
+            search(
+                &common,
+                Acceptance::Uphill { probability: 0.0 },
+                vec![iterations; plan],
+            )
+        }
+        RjmCommand::Uphill {
+            common,
+            iterations,
+            probability,
+        } => {
+            let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
+            let probability = value_or_ask(
+                probability,
+                "Uphill step probability? ",
+                prompt::probability,
+            )?;
+            search(
+                &common,
+                Acceptance::Uphill { probability },
+                vec![iterations],
+            )
+        }
+        RjmCommand::Anneal {
+            common,
+            iterations,
+            temperature,
+            decay,
+        } => {
+            let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
+            let t0 = value_or_ask(temperature, "Initial temperature? ", prompt::temperature)?;
+            let decay = value_or_ask(decay, "Decay rate? ", prompt::decay)?;
+            search(
+                &common,
+                Acceptance::Anneal(Schedule::Geometric { t0, decay }),
+                vec![iterations],
+            )
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// The seed to use: the given one, or a fresh one announced on stderr for replay.
+fn seed(common: &Common) -> u64 {
+    common.seed.unwrap_or_else(|| {
+        let s = fresh_seed();
+        eprintln!("seed: {s} (replay with --seed {s})");
+        s
+    })
+}
+
+/// Parts 3–6: a random start, the search, and the best maze in the part-2 format.
+fn search(common: &Common, acceptance: Acceptance, descents: Vec<u64>) -> String {
+    let mut rng = rng_from_seed(seed(common));
+    let start = Maze::random(common.size.unwrap_or(5), &mut rng);
+    let settings = Settings {
+        acceptance,
+        sideways_cap: None,
+        descents,
+        checkpoints: Vec::new(),
+    };
+    format_evaluation(&optimize(&start, &settings, &mut rng).best)
+}

@@ -1,0 +1,453 @@
+//! `searchlab tiles …`: the sliding-tile commands of issue 3. `solve` runs IDA* (seed
+//! 000's block), BFS/DFS (seed 002's result) or A* (seed 003's transcript) on an
+//! instance file; `successors` prints seed 003's `print_succ`; `census` counts states by
+//! distance; `batch` runs a benchmark set (Korf's 100, seed 000's six, the 24-puzzle)
+//! across all cores and checks every solution length against the published one.
+
+use crate::tiles::board::{Board, MoveOrder};
+use crate::tiles::census;
+use crate::tiles::format::{self, thousands};
+use crate::tiles::heuristic::Heuristic;
+use crate::tiles::ida::{self, IdaResult};
+use crate::tiles::instances::InstanceSet;
+use crate::tiles::solve::{Problem, moves_of};
+use crate::{user_bail, user_error};
+use rayon::prelude::*;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+/// Sliding-tile puzzles: solve instances, list successors, count state spaces, run
+/// benchmark sets.
+#[derive(clap::Args, Debug)]
+pub struct TilesArgs {
+    #[command(subcommand)]
+    pub command: TilesCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum TilesCommand {
+    /// Solve one instance (IDA* with Manhattan distance by default).
+    Solve(SolveArgs),
+    /// Print the successors of an instance with their h, in ascending state order (seed 003).
+    Successors(BoardArgs),
+    /// Count the states at each distance from the goal by breadth-first search.
+    Census(CensusArgs),
+    /// Run IDA* on a benchmark set, one instance per core, and check the solution lengths.
+    Batch(BatchArgs),
+}
+
+/// Where an instance comes from and what its goal is.
+#[derive(clap::Args, Debug)]
+pub struct BoardArgs {
+    /// Instance file: whitespace-separated numbers, row-major, 0 for a blank (`-` reads stdin).
+    pub file: PathBuf,
+    /// Board width (default: the square the count implies).
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// Board height (default: the square the count implies).
+    #[arg(long)]
+    pub height: Option<usize>,
+    /// Goal, as numbers like the instance (default: ascending tiles, blanks first on 4x4
+    /// and larger, last on smaller boards).
+    #[arg(long)]
+    pub goal: Option<String>,
+    /// The heuristic (all are admissible; see the values).
+    #[arg(long, value_enum, default_value = "manhattan")]
+    pub heuristic: Heuristic,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Algorithm {
+    Ida,
+    Astar,
+    Bfs,
+    Dfs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// ida prints seed 000's block, bfs and dfs seed 002's result, astar seed 003's path.
+    #[arg(long, value_enum, default_value = "ida")]
+    pub algorithm: Algorithm,
+    /// The order the blank's moves are tried: a permutation of U, D, L, R (Korf's is ULRD).
+    #[arg(long, default_value = "UDLR")]
+    pub move_order: String,
+    /// Give up after expanding this many nodes (seed 002 uses 100).
+    #[arg(long)]
+    pub expand_limit: Option<u64>,
+    /// Also print the blank's moves (IDA* and A*).
+    #[arg(long)]
+    pub show_moves: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CensusArgs {
+    #[arg(long, default_value_t = 3)]
+    pub width: usize,
+    #[arg(long, default_value_t = 3)]
+    pub height: usize,
+    /// Number of blanks.
+    #[arg(long, default_value_t = 1)]
+    pub blanks: usize,
+    /// Goal, as numbers (default: as for `solve`).
+    #[arg(long)]
+    pub goal: Option<String>,
+    /// Print `depth,states` CSV.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BatchArgs {
+    /// The benchmark set.
+    #[arg(long, value_enum, default_value = "seed000")]
+    pub set: InstanceSet,
+    /// Instance ids, e.g. `1,2,5-9` (default: the whole set).
+    #[arg(long)]
+    pub ids: Option<String>,
+    /// Heuristics, comma-separated (e.g. `manhattan,linear,all`).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "manhattan")]
+    pub heuristic: Vec<Heuristic>,
+    /// Move order (Korf's ULRD by default here, so counts compare with his table).
+    #[arg(long, default_value = "ULRD")]
+    pub move_order: String,
+    /// Give up on an instance after expanding this many nodes.
+    #[arg(long)]
+    pub expand_limit: Option<u64>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print CSV rows instead of a table.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+pub fn run(args: TilesArgs) -> anyhow::Result<()> {
+    let out = match args.command {
+        TilesCommand::Solve(a) => solve(&a)?,
+        TilesCommand::Successors(a) => {
+            let (start, goal) = load(&a)?;
+            format::successor_lines(&Problem::new(
+                start,
+                goal,
+                MoveOrder::default(),
+                a.heuristic,
+            ))
+        }
+        TilesCommand::Census(a) => census_cmd(&a)?,
+        TilesCommand::Batch(a) => batch(&a)?,
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// Reads and validates the instance and its goal.
+fn load(a: &BoardArgs) -> anyhow::Result<(Board, Board)> {
+    let name = a.file.display().to_string();
+    let text = if name == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| user_error!("cannot read stdin: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(&a.file).map_err(|e| user_error!("cannot read {name}: {e}"))?
+    };
+    let start = Board::parse(&text, a.width, a.height, &name)?;
+    let goal = match &a.goal {
+        Some(g) => Board::parse(
+            g,
+            Some(start.width as usize),
+            Some(start.height as usize),
+            "--goal",
+        )?,
+        None => Board::default_goal(start.shape(), start.blanks()),
+    };
+    start.check_goal(&goal, &name)?;
+    Ok((start, goal))
+}
+
+fn solve(a: &SolveArgs) -> anyhow::Result<String> {
+    let (start, goal) = load(&a.board)?;
+    let order = MoveOrder::parse(&a.move_order)?;
+    let problem = Problem::new(start, goal, order, a.board.heuristic);
+    let moves_line = |m: &[crate::tiles::Dir]| -> String {
+        let letters: String = m.iter().map(|d| d.letter()).collect();
+        format!("Moves = {letters}\n")
+    };
+    Ok(match a.algorithm {
+        Algorithm::Ida => {
+            let r = if start.blanks() == 1 {
+                ida::solve(&start, &goal, a.board.heuristic, order, a.expand_limit)
+            } else {
+                generic_ida(&problem, a.expand_limit)
+            };
+            let mut s = format::ida_block(&start, &r);
+            if a.show_moves
+                && let Some(m) = &r.moves
+            {
+                s.push_str(&moves_line(m));
+            }
+            s
+        }
+        Algorithm::Bfs | Algorithm::Dfs => {
+            let o = if a.algorithm == Algorithm::Bfs {
+                problem.bfs(a.expand_limit)
+            } else {
+                problem.dfs(a.expand_limit)
+            };
+            match &o.path {
+                Some(p) => format::gsa_result(o.stats.expanded, o.cost, Some(&moves_of(p))),
+                None => format::gsa_result(o.stats.expanded, o.last_depth, None),
+            }
+        }
+        Algorithm::Astar => {
+            let o = problem.astar(a.expand_limit);
+            match &o.path {
+                Some(p) => {
+                    let mut s = format::astar_transcript(&problem, p, o.stats.max_frontier);
+                    if a.show_moves {
+                        s.push_str(&moves_line(&moves_of(p)));
+                    }
+                    s
+                }
+                None => format!(
+                    "not found after {} expansions\nMax queue length: {}\n",
+                    o.stats.expanded, o.stats.max_frontier
+                ),
+            }
+        }
+    })
+}
+
+/// IDA* through the generic search (boards with several blanks), as an [`IdaResult`].
+pub fn generic_ida(problem: &Problem, expand_limit: Option<u64>) -> IdaResult {
+    let started = std::time::Instant::now();
+    let o = problem.ida(expand_limit);
+    IdaResult {
+        h0: problem.h(&problem.start),
+        thresholds: o.stats.thresholds.iter().map(|&t| t as u32).collect(),
+        moves: o.path.as_ref().map(|p| moves_of(p)),
+        generated: o.stats.generated,
+        expanded: o.stats.expanded,
+        max_depth: o.stats.max_frontier as u32,
+        limit_reached: o.limit_reached,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+fn census_cmd(a: &CensusArgs) -> anyhow::Result<String> {
+    let shape = crate::tiles::Shape::new(a.width, a.height)?;
+    if a.blanks == 0 || a.blanks >= shape.cells() {
+        user_bail!(
+            "--blanks {} must be from 1 to {} on a {shape} board",
+            a.blanks,
+            shape.cells() - 1
+        );
+    }
+    let goal = match &a.goal {
+        Some(g) => {
+            let goal = Board::parse(g, Some(a.width), Some(a.height), "--goal")?;
+            if goal.blanks() != a.blanks {
+                user_bail!(
+                    "--goal has {} blank(s) but --blanks is {}",
+                    goal.blanks(),
+                    a.blanks
+                );
+            }
+            goal
+        }
+        None => Board::default_goal(shape, a.blanks),
+    };
+    let counts = census::census(&goal)?;
+    let mut s = String::new();
+    if a.csv {
+        s.push_str("depth,states\n");
+        for (d, c) in counts.iter().enumerate() {
+            s.push_str(&format!("{d},{c}\n"));
+        }
+    } else {
+        s.push_str(&format!(
+            "{shape} board, {} blank(s), goal {}\n",
+            a.blanks,
+            goal.list()
+        ));
+        s.push_str("depth        states\n");
+        for (d, c) in counts.iter().enumerate() {
+            s.push_str(&format!("{d:>5} {:>13}\n", thousands(*c)));
+        }
+        let total: u64 = counts.iter().sum();
+        s.push_str(&format!(
+            "total {:>13}  (largest distance {})\n",
+            thousands(total),
+            counts.len().saturating_sub(1)
+        ));
+    }
+    Ok(s)
+}
+
+/// Parses `1,2,5-9` into ids.
+fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
+    let mut ids = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let num = |s: &str| -> anyhow::Result<u32> {
+            s.trim()
+                .parse()
+                .map_err(|_| user_error!("--ids: {s:?} is not an instance number"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b {
+                    user_bail!("--ids: the range {part} is empty");
+                }
+                ids.extend(a..=b);
+            }
+            None => ids.push(num(part)?),
+        }
+    }
+    Ok(ids)
+}
+
+fn batch(a: &BatchArgs) -> anyhow::Result<String> {
+    let order = MoveOrder::parse(&a.move_order)?;
+    let instances = match &a.ids {
+        Some(text) => parse_ids(text)?
+            .into_iter()
+            .map(|id| a.set.instance(id))
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        None => a.set.instances(),
+    };
+    let mut jobs = Vec::new();
+    for &h in &a.heuristic {
+        for inst in &instances {
+            jobs.push((h, inst.clone()));
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()?;
+    let results: Vec<IdaResult> = pool.install(|| {
+        jobs.par_iter()
+            .map(|(h, inst)| {
+                let goal = Board::default_goal(inst.board.shape(), 1);
+                ida::solve(&inst.board, &goal, *h, order, a.expand_limit)
+            })
+            .collect()
+    });
+    let mut s = String::new();
+    if a.csv {
+        s.push_str("set,id,heuristic,h0,optimal,solution_length,thresholds,generated,expanded,time_seconds,nodes_per_second\n");
+    }
+    let mut mismatches = Vec::new();
+    let mut totals: Vec<(Heuristic, u64, u64, f64, usize)> = Vec::new();
+    for ((h, inst), r) in jobs.iter().zip(&results) {
+        let len = r.solution_length().map(|l| l as u32);
+        if len.is_some_and(|l| l != inst.optimal) {
+            mismatches.push(format!(
+                "{} #{} with {h}: found {:?}, published {}",
+                a.set.name(),
+                inst.id,
+                len,
+                inst.optimal
+            ));
+        }
+        let nps = format::per_second(r.generated, r.seconds);
+        let len_text = len.map_or("-".to_string(), |l| l.to_string());
+        if a.csv {
+            s.push_str(&format!(
+                "{},{},{h},{},{},{len_text},{},{},{},{:.3},{nps}\n",
+                a.set.name(),
+                inst.id,
+                r.h0,
+                inst.optimal,
+                r.thresholds_text(),
+                r.generated,
+                r.expanded,
+                r.seconds
+            ));
+        } else {
+            if totals.last().is_none_or(|t| t.0 != *h) {
+                s.push_str(&format!(
+                    "\n{} with {h}, moves {order}\n{:>4} {:>3} {:>4} {:>17} {:>17} {:>9} {:>13}\n",
+                    a.set.name(),
+                    "id",
+                    "h0",
+                    "len",
+                    "generated",
+                    "expanded",
+                    "seconds",
+                    "nodes/s"
+                ));
+            }
+            s.push_str(&format!(
+                "{:>4} {:>3} {:>4} {:>17} {:>17} {:>9.2} {:>13}\n",
+                inst.id,
+                r.h0,
+                len_text,
+                thousands(r.generated),
+                thousands(r.expanded),
+                r.seconds,
+                thousands(nps)
+            ));
+        }
+        match totals.last_mut() {
+            Some(t) if t.0 == *h => {
+                t.1 += r.generated;
+                t.2 += r.expanded;
+                t.3 += r.seconds;
+                t.4 += usize::from(len.is_some());
+            }
+            _ => totals.push((
+                *h,
+                r.generated,
+                r.expanded,
+                r.seconds,
+                usize::from(len.is_some()),
+            )),
+        }
+    }
+    if !a.csv {
+        s.push_str(&format!(
+            "\nTotals over {} instance(s)\n{:<10} {:>6} {:>19} {:>19} {:>10} {:>13} {:>10}\n",
+            instances.len(),
+            "heuristic",
+            "solved",
+            "generated",
+            "expanded",
+            "seconds",
+            "nodes/s",
+            "reduction"
+        ));
+        let base = totals
+            .iter()
+            .find(|t| t.0 == Heuristic::Manhattan)
+            .map(|t| t.1);
+        for (h, g, e, secs, solved) in &totals {
+            let red = base.map_or("-".to_string(), |b| {
+                format!("{:.2}x", b as f64 / (*g).max(1) as f64)
+            });
+            s.push_str(&format!(
+                "{:<10} {:>6} {:>19} {:>19} {:>10.2} {:>13} {:>10}\n",
+                h.name(),
+                solved,
+                thousands(*g),
+                thousands(*e),
+                secs,
+                thousands(format::per_second(*g, *secs)),
+                red
+            ));
+        }
+    }
+    if !mismatches.is_empty() {
+        anyhow::bail!(
+            "solution lengths differ from the published optima: {}",
+            mismatches.join("; ")
+        );
+    }
+    Ok(s)
+}

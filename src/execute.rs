@@ -1,0 +1,285 @@
+//! Running an experiment: the plan's missing runs in parallel (rayon), each recorded in
+//! the journal as it finishes, the tables rewritten from the journal (atomically, every
+//! few seconds and at the end), then the manifest, summary tables and plots.
+//!
+//! Only runs whose keys are not in the journal are computed, unless `force`; rows are in
+//! plan order whatever the number of threads or the order runs finish in.
+
+use crate::config::Config;
+use crate::params::Value;
+use crate::plan::{Plan, Run, plan};
+use crate::progress::Progress;
+use crate::records::{Journal, Outcome, read_journal};
+use crate::runner::Runner;
+use crate::table::{ColumnBuilder, frame, write_both};
+use anyhow::Context;
+use polars::prelude::DataFrame;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How often tables are rewritten while runs go on.
+const FLUSH_EVERY: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker threads (0: every core).
+    pub jobs: usize,
+    /// Recompute every run, ignoring the journal.
+    pub force: bool,
+    /// Experiments write to `<out>/<experiment>/`.
+    pub out: PathBuf,
+}
+
+/// What running an experiment did.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    pub name: String,
+    pub dir: PathBuf,
+    pub runs: usize,
+    pub computed: usize,
+    pub seconds: f64,
+}
+
+/// The folder an experiment writes to.
+pub fn experiment_dir(out: &Path, name: &str) -> PathBuf {
+    out.join(name)
+}
+
+/// How many runs of `plan` are still to compute.
+pub fn missing_runs(plan: &Plan, dir: &Path, force: bool) -> anyhow::Result<usize> {
+    if force {
+        return Ok(plan.runs.len());
+    }
+    let done = read_journal(&dir.join("runs.jsonl"))?;
+    Ok(plan
+        .runs
+        .iter()
+        .filter(|r| !done.contains_key(&r.key))
+        .count())
+}
+
+/// Runs an experiment to completion.
+pub fn run_experiment(
+    config: &Config,
+    runners: &[Box<dyn Runner>],
+    opts: &Options,
+    progress: &Progress,
+) -> anyhow::Result<Finished> {
+    let started = Instant::now();
+    let started_at = crate::timestamp::now_utc();
+    let plan = plan(config, runners)?;
+    let dir = experiment_dir(&opts.out, &plan.experiment);
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let journal_path = dir.join("runs.jsonl");
+    if opts.force && journal_path.exists() {
+        std::fs::remove_file(&journal_path)
+            .with_context(|| format!("removing {}", journal_path.display()))?;
+    }
+    let mut done: HashMap<String, Outcome> = read_journal(&journal_path)?;
+    let todo: Vec<&Run> = plan
+        .runs
+        .iter()
+        .filter(|r| !done.contains_key(&r.key))
+        .collect();
+    let reused = plan.runs.len() - todo.len();
+    let mut stage = progress.experiment(&plan.experiment, plan.runs.len() as u64, reused as u64);
+
+    if !todo.is_empty() {
+        let mut journal = Journal::open(&journal_path)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.jobs)
+            .build()?;
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<Outcome>)>();
+        let algorithm = plan.algorithm.name;
+        let runner = plan.runner;
+        let result: anyhow::Result<()> = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                pool.install(|| {
+                    todo.par_iter().for_each_with(tx, |tx, run| {
+                        let out = runner
+                            .run(algorithm, &run.params, run.seed)
+                            .map(|o| Outcome {
+                                metrics: o
+                                    .metrics
+                                    .into_iter()
+                                    .map(|(k, v)| (k.to_string(), v))
+                                    .collect(),
+                                anytime: o.anytime,
+                            });
+                        // The receiver only stops listening after an error; then the
+                        // remaining runs are simply not recorded.
+                        let _ = tx.send((run.index, out));
+                    })
+                })
+            });
+            let mut last_flush = Instant::now();
+            for (index, out) in rx {
+                let run = &plan.runs[index];
+                let out = out.with_context(|| {
+                    format!(
+                        "run {} of {} ({})",
+                        index,
+                        plan.experiment,
+                        run.params.canonical()
+                    )
+                })?;
+                journal.append(&run.key, &out)?;
+                done.insert(run.key.clone(), out);
+                stage.inc();
+                if last_flush.elapsed() >= FLUSH_EVERY {
+                    journal.flush()?;
+                    write_tables(&plan, &done, &dir)?;
+                    last_flush = Instant::now();
+                }
+            }
+            journal.flush()
+        });
+        result?;
+    }
+    stage.finish();
+    write_tables(&plan, &done, &dir)?;
+    write_manifest(config, &plan, &dir, opts, reused, &started_at)?;
+    crate::summary::write_outputs(config, &dir)?;
+    Ok(Finished {
+        name: plan.experiment.clone(),
+        dir,
+        runs: plan.runs.len(),
+        computed: plan.runs.len() - reused,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The results and anytime tables of the finished runs, in plan order.
+pub fn frames(
+    plan: &Plan,
+    done: &HashMap<String, Outcome>,
+) -> anyhow::Result<(DataFrame, DataFrame)> {
+    let finished: Vec<(&Run, &Outcome)> = plan
+        .runs
+        .iter()
+        .filter_map(|r| done.get(&r.key).map(|o| (r, o)))
+        .collect();
+    let params = plan.param_names();
+
+    let mut metric_names: Vec<&str> = Vec::new();
+    for (_, o) in &finished {
+        for (k, _) in &o.metrics {
+            if !metric_names.contains(&k.as_str()) {
+                metric_names.push(k);
+            }
+        }
+    }
+    let fixed = [
+        "experiment",
+        "run_index",
+        "run_key",
+        "variant",
+        "domain",
+        "algorithm",
+        "algorithm_version",
+        "replicate",
+        "seed",
+    ];
+    let mut cols: Vec<ColumnBuilder> = fixed
+        .iter()
+        .chain(&params)
+        .chain(&metric_names)
+        .map(|n| ColumnBuilder::new(n))
+        .collect();
+    for (run, o) in &finished {
+        let mut row: Vec<Value> = vec![
+            Value::from(plan.experiment.as_str()),
+            Value::from(run.index),
+            Value::from(run.key.as_str()),
+            Value::from(run.variant.as_str()),
+            Value::from(plan.runner.domain()),
+            Value::from(plan.algorithm.name),
+            Value::from(plan.algorithm.version),
+            Value::from(run.replicate),
+            Value::from(run.seed),
+        ];
+        row.extend(
+            params
+                .iter()
+                .map(|p| run.params.get(p).cloned().unwrap_or(Value::Null)),
+        );
+        row.extend(metric_names.iter().map(|m| {
+            o.metrics
+                .iter()
+                .find(|(k, _)| k == m)
+                .map_or(Value::Null, |(_, v)| v.clone())
+        }));
+        for (c, v) in cols.iter_mut().zip(row) {
+            c.push(v);
+        }
+    }
+    let results = frame(cols)?;
+
+    let mut cols: Vec<ColumnBuilder> = ["run_index", "run_key", "variant", "replicate"]
+        .iter()
+        .chain(&params)
+        .chain(&["iteration", "best_so_far"])
+        .map(|n| ColumnBuilder::new(n))
+        .collect();
+    for (run, o) in &finished {
+        for &(iteration, best) in &o.anytime {
+            let mut row: Vec<Value> = vec![
+                Value::from(run.index),
+                Value::from(run.key.as_str()),
+                Value::from(run.variant.as_str()),
+                Value::from(run.replicate),
+            ];
+            row.extend(
+                params
+                    .iter()
+                    .map(|p| run.params.get(p).cloned().unwrap_or(Value::Null)),
+            );
+            row.push(Value::from(iteration));
+            row.push(Value::Float(best));
+            for (c, v) in cols.iter_mut().zip(row) {
+                c.push(v);
+            }
+        }
+    }
+    let anytime = frame(cols)?;
+    Ok((results, anytime))
+}
+
+fn write_tables(plan: &Plan, done: &HashMap<String, Outcome>, dir: &Path) -> anyhow::Result<()> {
+    let (mut results, mut anytime) = frames(plan, done)?;
+    write_both(&mut results, dir, "results")?;
+    write_both(&mut anytime, dir, "anytime")
+}
+
+fn write_manifest(
+    config: &Config,
+    plan: &Plan,
+    dir: &Path,
+    opts: &Options,
+    reused: usize,
+    started_at: &str,
+) -> anyhow::Result<()> {
+    let manifest = serde_json::json!({
+        "experiment": plan.experiment,
+        "description": config.description,
+        "config_file": config.source,
+        "resolved_config": config.resolved,
+        "domain": plan.runner.domain(),
+        "algorithm": plan.algorithm.name,
+        "algorithm_version": plan.algorithm.version,
+        "runs": plan.runs.len(),
+        "reused_runs": reused,
+        "replicates": config.replicates,
+        "base_seed": config.base_seed,
+        "jobs": opts.jobs,
+        "code_version": { "package": env!("CARGO_PKG_VERSION"), "commit": env!("SEARCHLAB_COMMIT") },
+        "started_at": started_at,
+        "finished_at": crate::timestamp::now_utc(),
+    });
+    crate::atomic::write(
+        &dir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest)?.as_bytes(),
+    )
+}

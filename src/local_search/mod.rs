@@ -1,0 +1,421 @@
+//! Stochastic local search, generic over the problem: hill descent with sideways moves
+//! (capped or not), random restarts, fixed-probability uphill steps and simulated
+//! annealing under several temperature schedules, all as one loop (seed 004, parts 3–6).
+//!
+//! A problem is a [`Landscape`]: it owns its current state, proposes a random neighbour
+//! in place, and can undo it. The loop never allocates; the best state is copied into a
+//! snapshot buffer made once.
+
+pub mod escape;
+pub mod schedule;
+
+use crate::rng::SearchRng;
+use rand::RngExt;
+pub use schedule::Schedule;
+
+/// A search space with an energy to minimise, seen from its current state.
+pub trait Landscape {
+    /// A change that [`Landscape::undo`] reverts.
+    type Move: Copy;
+    /// A copy of a state, for keeping the best one.
+    type Snapshot: Clone;
+
+    /// The energy of the current state (evaluating it: counted as an evaluation).
+    fn energy(&mut self) -> f64;
+    /// Moves to a uniformly random neighbour and returns the move.
+    fn step(&mut self, rng: &mut SearchRng) -> Self::Move;
+    /// Reverts a move returned by `step` or listed by `neighbours`.
+    fn undo(&mut self, mv: Self::Move);
+    /// Applies a move listed by `neighbours`.
+    fn apply(&mut self, mv: Self::Move);
+    /// Replaces the current state by a fresh random one.
+    fn restart(&mut self, rng: &mut SearchRng);
+    fn snapshot(&self) -> Self::Snapshot;
+    /// Copies the current state into `into` without allocating.
+    fn save(&self, into: &mut Self::Snapshot);
+    /// Every neighbour of the current state (for exhaustive local-minimum checks).
+    fn neighbours(&self) -> Vec<Self::Move>;
+}
+
+/// When a non-improving neighbour is accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Acceptance {
+    /// Uphill steps are taken with a fixed probability (0: pure hill descent; part 5).
+    Uphill { probability: f64 },
+    /// Simulated annealing: uphill by Δ with probability e^(−Δ/T) (part 6).
+    Anneal(Schedule),
+}
+
+/// One search: how it accepts, how long it runs, and where it reports progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub acceptance: Acceptance,
+    /// Sideways moves are accepted only while fewer than this many have been accepted in
+    /// a row (a row ends at any accepted improving or uphill move, and at a restart).
+    /// `None`: always accepted, as in the seed. `Some(0)`: never.
+    pub sideways_cap: Option<u64>,
+    /// The iterations of each descent; more than one entry means random restarts
+    /// between them (part 4). Their sum is the run's iteration count.
+    pub descents: Vec<u64>,
+    /// Iteration counts at which to record the best energy so far (sorted).
+    pub checkpoints: Vec<u64>,
+}
+
+impl Settings {
+    /// `total` iterations split as evenly as possible over `restarts` descents (the
+    /// first `total % restarts` descents get one more).
+    pub fn split(total: u64, restarts: u64) -> Vec<u64> {
+        let restarts = restarts.max(1);
+        (0..restarts)
+            .map(|i| total / restarts + u64::from(i < total % restarts))
+            .collect()
+    }
+}
+
+/// What a search found and how it got there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome<S> {
+    pub best: S,
+    pub best_energy: f64,
+    /// The first iteration at which `best_energy` was reached (0: the initial state).
+    pub best_iteration: u64,
+    pub iterations: u64,
+    pub evaluations: u64,
+    pub accepted_improving: u64,
+    pub accepted_sideways: u64,
+    pub accepted_uphill: u64,
+    pub restarts: u64,
+    /// The temperature after the last iteration (annealing only).
+    pub final_temperature: Option<f64>,
+    /// (iteration, best energy so far) at each checkpoint reached.
+    pub anytime: Vec<(u64, f64)>,
+}
+
+impl<S> Outcome<S> {
+    /// The same outcome with the best state converted.
+    pub fn map<T>(self, f: impl FnOnce(S) -> T) -> Outcome<T> {
+        Outcome {
+            best: f(self.best),
+            best_energy: self.best_energy,
+            best_iteration: self.best_iteration,
+            iterations: self.iterations,
+            evaluations: self.evaluations,
+            accepted_improving: self.accepted_improving,
+            accepted_sideways: self.accepted_sideways,
+            accepted_uphill: self.accepted_uphill,
+            restarts: self.restarts,
+            final_temperature: self.final_temperature,
+            anytime: self.anytime,
+        }
+    }
+}
+
+/// Runs the seed's loop: step, evaluate, accept or undo, keep the best (≤, as the seed).
+pub fn search<L: Landscape>(
+    land: &mut L,
+    settings: &Settings,
+    rng: &mut SearchRng,
+) -> Outcome<L::Snapshot> {
+    let mut schedule = match &settings.acceptance {
+        Acceptance::Anneal(s) => Some(s.start()),
+        Acceptance::Uphill { .. } => None,
+    };
+    let uphill_probability = match settings.acceptance {
+        Acceptance::Uphill { probability } => probability,
+        Acceptance::Anneal(_) => 0.0,
+    };
+    let cap = settings.sideways_cap.unwrap_or(u64::MAX);
+    let total: u64 = settings.descents.iter().sum();
+
+    let mut current = land.energy();
+    let mut evaluations = 1;
+    let mut best = land.snapshot();
+    let mut best_energy = current;
+    let mut best_iteration = 0;
+    let mut out = Outcome {
+        best: land.snapshot(),
+        best_energy,
+        best_iteration,
+        iterations: total,
+        evaluations: 0,
+        accepted_improving: 0,
+        accepted_sideways: 0,
+        accepted_uphill: 0,
+        restarts: 0,
+        final_temperature: None,
+        anytime: Vec::with_capacity(settings.checkpoints.len()),
+    };
+    let mut checkpoints = settings.checkpoints.iter().copied().peekable();
+    while checkpoints.peek() == Some(&0) {
+        out.anytime.push((0, best_energy));
+        checkpoints.next();
+    }
+    let mut next_checkpoint = checkpoints.next().unwrap_or(u64::MAX);
+
+    let mut iteration = 0u64;
+    for (descent, &length) in settings.descents.iter().enumerate() {
+        if descent > 0 {
+            land.restart(rng);
+            current = land.energy();
+            evaluations += 1;
+            out.restarts += 1;
+        }
+        let mut sideways_run = 0u64;
+        for _ in 0..length {
+            iteration += 1;
+            let mv = land.step(rng);
+            let candidate = land.energy();
+            evaluations += 1;
+            let accept = if candidate < current {
+                out.accepted_improving += 1;
+                sideways_run = 0;
+                true
+            } else if candidate == current {
+                let ok = sideways_run < cap;
+                if ok {
+                    sideways_run += 1;
+                    out.accepted_sideways += 1;
+                }
+                ok
+            } else {
+                let ok = match &mut schedule {
+                    Some(s) => {
+                        let t = s.temperature();
+                        t > 0.0 && rng.random::<f64>() < ((current - candidate) / t).exp()
+                    }
+                    None => uphill_probability > 0.0 && rng.random::<f64>() < uphill_probability,
+                };
+                if ok {
+                    out.accepted_uphill += 1;
+                    sideways_run = 0;
+                }
+                ok
+            };
+            if accept {
+                current = candidate;
+                if candidate <= best_energy {
+                    if candidate < best_energy {
+                        best_iteration = iteration;
+                    }
+                    best_energy = candidate;
+                    land.save(&mut best);
+                }
+            } else {
+                land.undo(mv);
+            }
+            if let Some(s) = &mut schedule {
+                s.advance(iteration, total, best_iteration == iteration);
+            }
+            if iteration == next_checkpoint {
+                out.anytime.push((iteration, best_energy));
+                next_checkpoint = checkpoints.next().unwrap_or(u64::MAX);
+            }
+        }
+    }
+    out.best = best;
+    out.best_energy = best_energy;
+    out.best_iteration = best_iteration;
+    out.evaluations = evaluations;
+    out.final_temperature = schedule.map(|s| s.temperature());
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::rng::rng_from_seed;
+
+    /// A one-dimensional landscape for checking the loop's rules by hand: positions
+    /// 0..len on a line, energy given per position, a step moves ±1 (clamped).
+    pub struct Line {
+        pub energies: Vec<f64>,
+        pub pos: usize,
+        pub evaluations: u64,
+    }
+
+    impl Landscape for Line {
+        /// (from, to).
+        type Move = (usize, usize);
+        type Snapshot = usize;
+        fn energy(&mut self) -> f64 {
+            self.evaluations += 1;
+            self.energies[self.pos]
+        }
+        fn step(&mut self, rng: &mut SearchRng) -> (usize, usize) {
+            let old = self.pos;
+            let last = self.energies.len() - 1;
+            self.pos = if old == 0 {
+                1
+            } else if old == last || rng.random::<bool>() {
+                old - 1
+            } else {
+                old + 1
+            };
+            (old, self.pos)
+        }
+        fn undo(&mut self, mv: (usize, usize)) {
+            self.pos = mv.0;
+        }
+        fn apply(&mut self, mv: (usize, usize)) {
+            self.pos = mv.1;
+        }
+        fn restart(&mut self, rng: &mut SearchRng) {
+            self.pos = rng.random_range(0..self.energies.len());
+        }
+        fn snapshot(&self) -> usize {
+            self.pos
+        }
+        fn save(&self, into: &mut usize) {
+            *into = self.pos;
+        }
+        fn neighbours(&self) -> Vec<(usize, usize)> {
+            let p = self.pos;
+            [p.checked_sub(1), (p + 1 < self.energies.len()).then_some(p + 1)].into_iter().flatten().map(|to| (p, to)).collect()
+        }
+    }
+
+    fn settings(acceptance: Acceptance, cap: Option<u64>, descents: Vec<u64>) -> Settings {
+        Settings {
+            acceptance,
+            sideways_cap: cap,
+            descents,
+            checkpoints: vec![1, 10, 100],
+        }
+    }
+
+    #[test]
+    fn pure_descent_never_goes_uphill_and_stops_in_the_valley() {
+        // A valley at 3 next to a lower valley at 7 behind a wall at 5.
+        let energies = vec![5.0, 4.0, 3.0, 2.0, 3.0, 9.0, 3.0, 1.0, 4.0];
+        let mut land = Line {
+            energies,
+            pos: 0,
+            evaluations: 0,
+        };
+        let out = search(
+            &mut land,
+            &settings(Acceptance::Uphill { probability: 0.0 }, None, vec![1000]),
+            &mut rng_from_seed(1),
+        );
+        assert_eq!(out.best_energy, 2.0);
+        assert_eq!(out.best, 3);
+        assert_eq!(out.accepted_uphill, 0);
+        assert_eq!(out.evaluations, 1001);
+        assert_eq!(land.evaluations, 1001);
+        assert_eq!(
+            out.anytime.iter().map(|a| a.0).collect::<Vec<_>>(),
+            vec![1, 10, 100]
+        );
+    }
+
+    #[test]
+    fn random_walk_with_probability_one_crosses_walls() {
+        let energies = vec![5.0, 4.0, 3.0, 2.0, 3.0, 9.0, 3.0, 1.0, 4.0];
+        let mut land = Line {
+            energies,
+            pos: 0,
+            evaluations: 0,
+        };
+        let out = search(
+            &mut land,
+            &settings(Acceptance::Uphill { probability: 1.0 }, None, vec![1000]),
+            &mut rng_from_seed(1),
+        );
+        assert_eq!(out.best_energy, 1.0);
+        assert!(out.accepted_uphill > 0);
+        // Every step is accepted: improving + sideways + uphill = iterations.
+        assert_eq!(
+            out.accepted_improving + out.accepted_sideways + out.accepted_uphill,
+            1000
+        );
+    }
+
+    #[test]
+    fn sideways_cap_bounds_runs_of_sideways_moves() {
+        // A flat plateau: every move is sideways.
+        let mut land = Line {
+            energies: vec![0.0; 50],
+            pos: 25,
+            evaluations: 0,
+        };
+        let out = search(
+            &mut land,
+            &settings(Acceptance::Uphill { probability: 0.0 }, Some(0), vec![500]),
+            &mut rng_from_seed(1),
+        );
+        assert_eq!(out.accepted_sideways, 0);
+        assert_eq!(land.pos, 25);
+        let mut land = Line {
+            energies: vec![0.0; 50],
+            pos: 25,
+            evaluations: 0,
+        };
+        let out = search(
+            &mut land,
+            &settings(Acceptance::Uphill { probability: 0.0 }, Some(7), vec![500]),
+            &mut rng_from_seed(1),
+        );
+        assert_eq!(out.accepted_sideways, 7);
+        let mut land = Line {
+            energies: vec![0.0; 50],
+            pos: 25,
+            evaluations: 0,
+        };
+        let out = search(
+            &mut land,
+            &settings(
+                Acceptance::Uphill { probability: 0.0 },
+                Some(7),
+                vec![100, 100, 100],
+            ),
+            &mut rng_from_seed(1),
+        );
+        assert_eq!(out.accepted_sideways, 21, "each restart begins a new row");
+        assert_eq!(out.restarts, 2);
+        let mut land = Line {
+            energies: vec![0.0; 50],
+            pos: 25,
+            evaluations: 0,
+        };
+        let out = search(
+            &mut land,
+            &settings(Acceptance::Uphill { probability: 0.0 }, None, vec![500]),
+            &mut rng_from_seed(1),
+        );
+        assert_eq!(out.accepted_sideways, 500);
+    }
+
+    #[test]
+    fn annealing_acceptance_rate_matches_boltzmann() {
+        // Two states, energies 0 and 1: from 0 every step is uphill by 1. At constant
+        // T (decay 1), the uphill acceptance rate is e^(-1/T).
+        for t in [0.5, 1.0, 3.0] {
+            let mut land = Line {
+                energies: vec![0.0, 1.0],
+                pos: 0,
+                evaluations: 0,
+            };
+            let sched = Schedule::Geometric { t0: t, decay: 1.0 };
+            let out = search(
+                &mut land,
+                &settings(Acceptance::Anneal(sched), None, vec![200_000]),
+                &mut rng_from_seed(4),
+            );
+            // Steps from state 1 are always improving; from 0 uphill with prob q:
+            // uphill / (uphill + rejected) = q. Improving count = uphill count (±1).
+            let uphill = out.accepted_uphill as f64;
+            let from_zero = 200_000.0 - out.accepted_improving as f64;
+            let q = uphill / from_zero;
+            let want = (-1.0 / t).exp();
+            assert!((q - want).abs() < 0.01, "T={t}: {q} vs {want}");
+            assert_eq!(out.final_temperature, Some(t));
+        }
+    }
+
+    #[test]
+    fn split_spreads_the_budget() {
+        assert_eq!(Settings::split(10, 3), vec![4, 3, 3]);
+        assert_eq!(Settings::split(10_000, 100).iter().sum::<u64>(), 10_000);
+        assert_eq!(Settings::split(5, 0), vec![5]);
+    }
+}

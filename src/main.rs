@@ -1,0 +1,34 @@
+use clap::Parser;
+
+fn main() {
+    let cli = match searchlab::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = e.print();
+                    std::process::exit(0);
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = e.print();
+                    std::process::exit(2);
+                }
+                _ => {}
+            }
+            // One line: clap's first line ("error: …") without its usage block.
+            let text = e.to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("invalid arguments")
+                .trim_start_matches("error: ");
+            eprintln!("searchlab: {first}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(err) = searchlab::cli::run(cli) {
+        eprintln!("searchlab: {}", searchlab::error::one_line(&err));
+        std::process::exit(searchlab::error::exit_code(&err));
+    }
+}

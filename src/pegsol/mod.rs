@@ -1,0 +1,18 @@
+//! Peg solitaire: the seed assignment's domain (issue 4).
+//!
+//! Boards and levels ([`board`], [`levels`]), the seed's budgeted depth-first search
+//! reproduced count for count ([`seed`]), a stronger solver that proves the fewest pegs
+//! reachable ([`solver`]), the count of reachable positions per number of jumps
+//! ([`count`]), text rendering, replay and the search clock ([`render`]), the
+//! interactive game ([`play`]) and the hash set of boards the searches share
+//! ([`table`]). The command line lives in `crate::cli::pegsol`, the experiment adapter
+//! in `crate::adapters::pegsol`.
+
+pub mod board;
+pub mod count;
+pub mod levels;
+pub mod play;
+pub mod render;
+pub mod seed;
+pub mod solver;
+pub mod table;

@@ -1,0 +1,757 @@
+//! Figures, drawn with plotters as PNG and SVG: median lines with interquartile bands,
+//! box plots, heatmaps, histograms, interval (ranking) plots and labelled grids with a
+//! path. They take plain numbers and labels, nothing of any domain.
+//!
+//! Text uses DejaVu Sans, embedded through the `dejavu` crate, so figures render the same
+//! on a machine without any font package.
+
+use anyhow::Context;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+const WIDTH: u32 = 900;
+const HEIGHT: u32 = 560;
+const FONT: &str = "sans-serif";
+
+/// Colours for series, distinguishable and printable.
+pub const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
+
+fn register_fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The bundled fonts are valid TrueType files: registration cannot fail.
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+/// Something that can be drawn on any backend.
+pub trait Figure {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static;
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, HEIGHT)
+    }
+}
+
+/// Renders `fig` to `<stem>.png` and `<stem>.svg`, each written atomically. Returns the
+/// PNG's path.
+pub fn save(fig: &impl Figure, stem: &Path) -> anyhow::Result<PathBuf> {
+    register_fonts();
+    let dir = stem.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let name = stem
+        .file_name()
+        .map_or_else(|| "figure".into(), |n| n.to_string_lossy().into_owned());
+    let png = dir.join(format!("{name}.png"));
+    let tmp = dir.join(format!(".{name}.{}.tmp.png", std::process::id()));
+    {
+        let root = BitMapBackend::new(&tmp, fig.size()).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+        fig.draw(&root)?;
+        root.present()
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", png.display()))?;
+    }
+    std::fs::rename(&tmp, &png).with_context(|| format!("writing {}", png.display()))?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, fig.size()).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+        fig.draw(&root)?;
+        root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    crate::atomic::write(&dir.join(format!("{name}.svg")), svg.as_bytes())?;
+    Ok(png)
+}
+
+fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("drawing: {e}")
+}
+
+/// Axis range with a margin; a degenerate range is widened.
+fn span(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && (!log || *v > 0.0)) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
+    }
+    if log {
+        return (lo / 1.5, hi * 1.5);
+    }
+    if hi - lo < 1e-12 {
+        return (lo - 1.0, hi + 1.0);
+    }
+    let m = (hi - lo) * 0.05;
+    (lo - m, hi + m)
+}
+
+fn style(size: u32) -> TextStyle<'static> {
+    (FONT, size).into_font().into()
+}
+
+/// One line of a [`LinePlot`]: (x, median, lower quartile, upper quartile) points.
+#[derive(Debug, Clone)]
+pub struct Band {
+    pub name: String,
+    pub points: Vec<(f64, f64, f64, f64)>,
+}
+
+/// Medians against x with shaded interquartile bands, one line per series.
+pub struct LinePlot {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<Band>,
+    pub log_x: bool,
+    pub log_y: bool,
+}
+
+macro_rules! chart_axes {
+    ($root:expr, $title:expr, $x:expr, $y:expr, $log_x:expr, $log_y:expr, |$chart:ident| $body:block) => {{
+        let mut builder = ChartBuilder::on($root);
+        builder
+            .caption($title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(72);
+        match ($log_x, $log_y) {
+            (false, false) => {
+                let mut $chart = builder
+                    .build_cartesian_2d($x.0..$x.1, $y.0..$y.1)
+                    .map_err(err)?;
+                $body
+            }
+            (true, false) => {
+                let mut $chart = builder
+                    .build_cartesian_2d(($x.0..$x.1).log_scale(), $y.0..$y.1)
+                    .map_err(err)?;
+                $body
+            }
+            (false, true) => {
+                let mut $chart = builder
+                    .build_cartesian_2d($x.0..$x.1, ($y.0..$y.1).log_scale())
+                    .map_err(err)?;
+                $body
+            }
+            (true, true) => {
+                let mut $chart = builder
+                    .build_cartesian_2d(($x.0..$x.1).log_scale(), ($y.0..$y.1).log_scale())
+                    .map_err(err)?;
+                $body
+            }
+        }
+    }};
+}
+
+impl Figure for LinePlot {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let xs = span(
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.0)),
+            self.log_x,
+        );
+        let ys = span(
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().flat_map(|p| [p.1, p.2, p.3])),
+            self.log_y,
+        );
+        chart_axes!(root, &self.title, xs, ys, self.log_x, self.log_y, |chart| {
+            chart
+                .configure_mesh()
+                .x_desc(&self.x_label)
+                .y_desc(&self.y_label)
+                .label_style(style(14))
+                .axis_desc_style(style(16))
+                .light_line_style(WHITE.mix(0.0))
+                .draw()
+                .map_err(err)?;
+            for (i, s) in self.series.iter().enumerate() {
+                let colour = PALETTE[i % PALETTE.len()];
+                let mut band: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.3)).collect();
+                band.extend(s.points.iter().rev().map(|p| (p.0, p.2)));
+                if band.len() > 2 {
+                    chart
+                        .draw_series(std::iter::once(Polygon::new(band, colour.mix(0.18))))
+                        .map_err(err)?;
+                }
+                let line = chart
+                    .draw_series(LineSeries::new(
+                        s.points.iter().map(|p| (p.0, p.1)),
+                        colour.stroke_width(2),
+                    ))
+                    .map_err(err)?;
+                if self.series.len() > 1 || !s.name.is_empty() {
+                    line.label(s.name.clone()).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
+                    });
+                }
+                chart
+                    .draw_series(
+                        s.points
+                            .iter()
+                            .map(|p| Circle::new((p.0, p.1), 3, colour.filled())),
+                    )
+                    .map_err(err)?;
+            }
+            if self.series.len() > 1 || self.series.iter().any(|s| !s.name.is_empty()) {
+                chart
+                    .configure_series_labels()
+                    .label_font(style(14))
+                    .background_style(WHITE.mix(0.85))
+                    .border_style(BLACK.mix(0.3))
+                    .position(SeriesLabelPosition::UpperRight)
+                    .draw()
+                    .map_err(err)?;
+            }
+        });
+        Ok(())
+    }
+}
+
+/// Box plots (median, quartiles, whiskers at 1.5 IQR) of samples, one box per label.
+pub struct BoxPlot {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub groups: Vec<(String, Vec<f64>)>,
+}
+
+impl Figure for BoxPlot {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let ys = span(self.groups.iter().flat_map(|g| g.1.iter().copied()), false);
+        let n = self.groups.len().max(1);
+        let labels: Vec<String> = self.groups.iter().map(|g| g.0.clone()).collect();
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(72)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), ys.0..ys.1)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .x_labels(n)
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && i >= 0.0 {
+                    labels.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .label_style(style(13))
+            .axis_desc_style(style(16))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (i, (_, xs)) in self.groups.iter().enumerate() {
+            let Some(s) = crate::stats::Summary::of(xs) else {
+                continue;
+            };
+            let x = i as f64;
+            let colour = PALETTE[0];
+            let lo_w = xs
+                .iter()
+                .copied()
+                .filter(|&v| v >= s.q1 - 1.5 * s.iqr())
+                .fold(f64::INFINITY, f64::min);
+            let hi_w = xs
+                .iter()
+                .copied()
+                .filter(|&v| v <= s.q3 + 1.5 * s.iqr())
+                .fold(f64::NEG_INFINITY, f64::max);
+            let w = 0.3;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - w, s.q1), (x + w, s.q3)],
+                    colour.mix(0.25).filled(),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - w, s.q1), (x + w, s.q3)],
+                    colour.stroke_width(1),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x - w, s.median), (x + w, s.median)],
+                    RED.stroke_width(2),
+                )))
+                .map_err(err)?;
+            for (a, b) in [(lo_w, s.q1), (s.q3, hi_w)] {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x, a), (x, b)],
+                        BLACK.stroke_width(1),
+                    )))
+                    .map_err(err)?;
+            }
+            for v in [lo_w, hi_w] {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x - w / 2.0, v), (x + w / 2.0, v)],
+                        BLACK.stroke_width(1),
+                    )))
+                    .map_err(err)?;
+            }
+            let outliers = xs.iter().copied().filter(|&v| v < lo_w || v > hi_w);
+            chart
+                .draw_series(outliers.map(|v| Circle::new((x, v), 2, BLACK.mix(0.5))))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// A grid of values coloured from low (light) to high (dark), each cell labelled.
+pub struct Heatmap {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x_ticks: Vec<String>,
+    pub y_ticks: Vec<String>,
+    /// `values[y][x]`.
+    pub values: Vec<Vec<Option<f64>>>,
+}
+
+impl Figure for Heatmap {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (nx, ny) = (self.x_ticks.len().max(1), self.y_ticks.len().max(1));
+        let (lo, hi) = span(self.values.iter().flatten().flatten().copied(), false);
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0f64..nx as f64, 0f64..ny as f64)
+            .map_err(err)?;
+        let xt = self.x_ticks.clone();
+        let yt = self.y_ticks.clone();
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .x_labels(nx * 2 + 1)
+            .y_labels(ny * 2 + 1)
+            .x_label_formatter(&move |x| tick(&xt, *x))
+            .y_label_formatter(&move |y| tick(&yt, *y))
+            .label_style(style(13))
+            .axis_desc_style(style(16))
+            .draw()
+            .map_err(err)?;
+        for (yi, row) in self.values.iter().enumerate() {
+            for (xi, v) in row.iter().enumerate() {
+                let (x, y) = (xi as f64, yi as f64);
+                let fill = match v {
+                    Some(v) => {
+                        let t = ((v - lo) / (hi - lo)).clamp(0.0, 1.0);
+                        ramp(t)
+                    }
+                    None => RGBColor(220, 220, 220),
+                };
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x, y), (x + 1.0, y + 1.0)],
+                        fill.filled(),
+                    )))
+                    .map_err(err)?;
+                if let Some(v) = v {
+                    let t = ((v - lo) / (hi - lo)).clamp(0.0, 1.0);
+                    let ink = if t > 0.6 { BLACK } else { WHITE };
+                    let label = if v.fract().abs() < 1e-9 {
+                        format!("{v:.0}")
+                    } else {
+                        format!("{v:.1}")
+                    };
+                    let text_style =
+                        style(12)
+                            .color(&ink)
+                            .pos(plotters::style::text_anchor::Pos::new(
+                                plotters::style::text_anchor::HPos::Center,
+                                plotters::style::text_anchor::VPos::Center,
+                            ));
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            label,
+                            (x + 0.5, y + 0.5),
+                            text_style,
+                        )))
+                        .map_err(err)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A light-to-dark colour ramp (pale yellow, teal, dark blue) for heatmaps.
+fn ramp(t: f64) -> RGBColor {
+    const STOPS: [(f64, f64, f64); 3] = [
+        (255.0, 247.0, 188.0),
+        (65.0, 182.0, 196.0),
+        (8.0, 29.0, 88.0),
+    ];
+    let t = t.clamp(0.0, 1.0) * 2.0;
+    let i = (t.floor() as usize).min(1);
+    let f = t - i as f64;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    let mix = |x: f64, y: f64| (x + (y - x) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// The label for a category axis at position `x` (labels sit at cell centres).
+fn tick(labels: &[String], x: f64) -> String {
+    let i = x - 0.5;
+    if (i - i.round()).abs() < 1e-6 && i >= -1e-6 {
+        labels.get(i.round() as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
+/// Overlaid histograms with shared bins.
+pub struct Histogram {
+    pub title: String,
+    pub x_label: String,
+    pub series: Vec<(String, Vec<f64>)>,
+    /// Bin width; integer data reads best with width 1.
+    pub bin_width: f64,
+}
+
+impl Figure for Histogram {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let w = if self.bin_width > 0.0 {
+            self.bin_width
+        } else {
+            1.0
+        };
+        let (lo, hi) = span(self.series.iter().flat_map(|s| s.1.iter().copied()), false);
+        let first = (lo / w).floor() * w;
+        let nbins = (((hi - first) / w).ceil() as usize).max(1);
+        let counts: Vec<Vec<usize>> = self
+            .series
+            .iter()
+            .map(|(_, xs)| {
+                let mut c = vec![0; nbins];
+                for x in xs {
+                    let b = (((x - first) / w).floor() as usize).min(nbins - 1);
+                    c[b] += 1;
+                }
+                c
+            })
+            .collect();
+        let top = counts.iter().flatten().copied().max().unwrap_or(1) as f64 * 1.1;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(72)
+            .build_cartesian_2d(first..(first + nbins as f64 * w), 0f64..top.max(1.0))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_desc("runs")
+            .label_style(style(14))
+            .axis_desc_style(style(16))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (si, c) in counts.iter().enumerate() {
+            let colour = PALETTE[si % PALETTE.len()];
+            let bars = c.iter().enumerate().map(|(b, &n)| {
+                let x0 = first + b as f64 * w;
+                Rectangle::new([(x0, 0.0), (x0 + w, n as f64)], colour.mix(0.45).filled())
+            });
+            let drawn = chart.draw_series(bars).map_err(err)?;
+            if self.series.len() > 1 {
+                drawn
+                    .label(self.series[si].0.clone())
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.6).filled())
+                    });
+            }
+        }
+        if self.series.len() > 1 {
+            chart
+                .configure_series_labels()
+                .label_font(style(14))
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK.mix(0.3))
+                .draw()
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// Point estimates with confidence intervals, one row per label, best first (a ranking).
+pub struct IntervalPlot {
+    pub title: String,
+    pub x_label: String,
+    /// (label, estimate, low, high).
+    pub rows: Vec<(String, f64, f64, f64)>,
+}
+
+impl Figure for IntervalPlot {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let n = self.rows.len().max(1);
+        let xs = span(self.rows.iter().flat_map(|r| [r.1, r.2, r.3]), false);
+        let labels: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(260)
+            .build_cartesian_2d(xs.0..xs.1, -0.5f64..(n as f64 - 0.5))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_labels(n)
+            .y_label_formatter(&|y| {
+                let i = y.round();
+                if (y - i).abs() < 1e-6 && i >= 0.0 {
+                    labels.get(n - 1 - i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .label_style(style(13))
+            .axis_desc_style(style(16))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (i, r) in self.rows.iter().enumerate() {
+            let y = (n - 1 - i) as f64;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(r.2, y), (r.3, y)],
+                    PALETTE[0].stroke_width(3),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (r.1, y),
+                    5,
+                    PALETTE[3].filled(),
+                )))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// A square board of labelled cells with a path drawn through cell centres (start
+/// circled, goal marked), e.g. a maze and its shortest solution.
+pub struct BoardPicture {
+    pub title: String,
+    pub size: usize,
+    /// Row-major cell labels.
+    pub labels: Vec<String>,
+    /// Cells visited, in order.
+    pub path: Vec<usize>,
+}
+
+impl Figure for BoardPicture {
+    fn size(&self) -> (u32, u32) {
+        (620, 660)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let n = self.size.max(1) as f64;
+        let root = root.titled(&self.title, style(22)).map_err(err)?;
+        let area = root.margin(10, 10, 10, 10);
+        let mut chart = ChartBuilder::on(&area)
+            .build_cartesian_2d(0f64..n, n..0f64)
+            .map_err(err)?;
+        let centre = |c: usize| ((c % self.size) as f64 + 0.5, (c / self.size) as f64 + 0.5);
+        let on_path: std::collections::HashSet<usize> = self.path.iter().copied().collect();
+        for c in 0..self.size * self.size {
+            let (x, y) = ((c % self.size) as f64, (c / self.size) as f64);
+            let fill = if on_path.contains(&c) {
+                RGBColor(255, 243, 205)
+            } else {
+                WHITE
+            };
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x, y), (x + 1.0, y + 1.0)],
+                    fill.filled(),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x, y), (x + 1.0, y + 1.0)],
+                    BLACK.stroke_width(1),
+                )))
+                .map_err(err)?;
+        }
+        if self.path.len() > 1 {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    self.path.iter().map(|&c| centre(c)).collect::<Vec<_>>(),
+                    PALETTE[3].mix(0.7).stroke_width(3),
+                )))
+                .map_err(err)?;
+        }
+        let centred = |size: u32| {
+            style(size).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Center,
+            ))
+        };
+        let cell_px = (560.0 / n) as u32;
+        for (c, label) in self.labels.iter().enumerate() {
+            let (x, y) = centre(c);
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    label.clone(),
+                    (x, y),
+                    centred((cell_px / 3).clamp(10, 28)),
+                )))
+                .map_err(err)?;
+        }
+        if let Some(&start) = self.path.first() {
+            let (x, y) = centre(start);
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (x, y),
+                    (cell_px / 3).max(6),
+                    PALETTE[0].stroke_width(3),
+                )))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_figure_renders_png_and_svg_with_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = LinePlot {
+            title: "Line".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: vec![Band {
+                name: "a".into(),
+                points: vec![(1.0, 2.0, 1.0, 3.0), (10.0, 4.0, 3.0, 5.0)],
+            }],
+            log_x: true,
+            log_y: false,
+        };
+        let png = save(&line, &dir.path().join("line")).unwrap();
+        assert!(std::fs::metadata(&png).unwrap().len() > 1000);
+        let svg = std::fs::read_to_string(dir.path().join("line.svg")).unwrap();
+        assert!(
+            svg.contains("<svg") && svg.contains("<text") && svg.contains("Line"),
+            "the title is drawn as text"
+        );
+        save(
+            &BoxPlot {
+                title: "B".into(),
+                x_label: "g".into(),
+                y_label: "v".into(),
+                groups: vec![
+                    ("a".into(), vec![1.0, 2.0, 3.0, 9.0]),
+                    ("b".into(), vec![2.0]),
+                ],
+            },
+            &dir.path().join("box"),
+        )
+        .unwrap();
+        save(
+            &Heatmap {
+                title: "H".into(),
+                x_label: "x".into(),
+                y_label: "y".into(),
+                x_ticks: vec!["1".into(), "2".into()],
+                y_ticks: vec!["a".into()],
+                values: vec![vec![Some(1.0), None]],
+            },
+            &dir.path().join("heat"),
+        )
+        .unwrap();
+        save(
+            &Histogram {
+                title: "Hi".into(),
+                x_label: "x".into(),
+                series: vec![("a".into(), vec![1.0, 1.0, 2.0]), ("b".into(), vec![3.0])],
+                bin_width: 1.0,
+            },
+            &dir.path().join("hist"),
+        )
+        .unwrap();
+        save(
+            &IntervalPlot {
+                title: "I".into(),
+                x_label: "x".into(),
+                rows: vec![("a".into(), 1.0, 0.5, 1.5)],
+            },
+            &dir.path().join("int"),
+        )
+        .unwrap();
+        save(
+            &BoardPicture {
+                title: "M".into(),
+                size: 2,
+                labels: vec!["1".into(), "1".into(), "1".into(), "G".into()],
+                path: vec![0, 1, 3],
+            },
+            &dir.path().join("board"),
+        )
+        .unwrap();
+        let names: std::collections::BTreeSet<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 12, "{names:?}");
+        assert!(
+            names.iter().all(|n| !n.starts_with('.')),
+            "no temporary file is left"
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! Progress of long work on stderr: indicatif bars (overall with ETA, and one per
+//! experiment) on a terminal; plain, occasional lines otherwise, so logs stay readable.
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How often plain progress lines are printed at most.
+const PLAIN_INTERVAL: Duration = Duration::from_secs(5);
+
+/// Progress over all the runs of a command.
+pub struct Progress {
+    bars: Option<(MultiProgress, ProgressBar)>,
+    total: u64,
+    state: Mutex<Plain>,
+    quiet: bool,
+}
+
+struct Plain {
+    done: u64,
+    last: Instant,
+    started: Instant,
+}
+
+impl Progress {
+    /// Bars when stderr is a terminal, plain lines otherwise; `quiet` prints nothing.
+    pub fn new(total: u64, quiet: bool) -> Progress {
+        let bars = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+            let overall = multi.add(ProgressBar::new(total));
+            overall.set_style(
+                ProgressStyle::with_template("{prefix:>14} [{bar:40.cyan/blue}] {pos}/{len} runs  {elapsed_precise} ETA {eta}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+            );
+            overall.set_prefix("all");
+            (multi, overall)
+        });
+        let now = Instant::now();
+        Progress {
+            bars,
+            total,
+            state: Mutex::new(Plain {
+                done: 0,
+                last: now,
+                started: now,
+            }),
+            quiet,
+        }
+    }
+
+    /// A bar for one experiment of `runs` runs, `reused` of them already done.
+    pub fn experiment(&self, name: &str, runs: u64, reused: u64) -> Stage<'_> {
+        let bar = self.bars.as_ref().map(|(multi, _)| {
+            let bar = multi.insert_from_back(1, ProgressBar::new(runs));
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{prefix:>14} [{bar:40.green/white}] {pos}/{len} runs  {per_sec}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            bar.set_prefix(truncate(name, 14));
+            bar.set_position(reused);
+            bar
+        });
+        self.advance(reused, name, reused, runs, true);
+        Stage {
+            progress: self,
+            bar,
+            name: name.to_string(),
+            runs,
+            done: reused,
+        }
+    }
+
+    fn advance(&self, n: u64, name: &str, done: u64, runs: u64, force: bool) {
+        if let Some((_, overall)) = &self.bars {
+            overall.inc(n);
+            return;
+        }
+        let Ok(mut s) = self.state.lock() else { return };
+        s.done += n;
+        if self.quiet || (!force && s.last.elapsed() < PLAIN_INTERVAL && done != runs) {
+            return;
+        }
+        s.last = Instant::now();
+        let pct = |a: u64, b: u64| {
+            if b == 0 {
+                100.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
+        eprintln!(
+            "searchlab: {name}: {done}/{runs} runs ({:.0}%); all: {}/{} ({:.0}%), {:.1}s elapsed",
+            pct(done, runs),
+            s.done,
+            self.total,
+            pct(s.done, self.total),
+            s.started.elapsed().as_secs_f64()
+        );
+    }
+
+    /// A message above the bars (or a plain line).
+    pub fn note(&self, message: &str) {
+        match &self.bars {
+            Some((multi, _)) => {
+                let _ = multi.println(message);
+            }
+            None if !self.quiet => eprintln!("searchlab: {message}"),
+            None => {}
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some((_, overall)) = &self.bars {
+            overall.finish();
+        }
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n - 1).collect::<String>())
+    }
+}
+
+/// Progress of one experiment.
+pub struct Stage<'a> {
+    progress: &'a Progress,
+    bar: Option<ProgressBar>,
+    name: String,
+    runs: u64,
+    done: u64,
+}
+
+impl Stage<'_> {
+    pub fn inc(&mut self) {
+        self.done += 1;
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+        self.progress
+            .advance(1, &self.name, self.done, self.runs, false);
+    }
+
+    pub fn finish(self) {
+        if let Some(bar) = &self.bar {
+            bar.finish();
+        }
+    }
+}

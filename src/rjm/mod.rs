@@ -1,0 +1,43 @@
+//! The Rook Jumping Maze domain (seed 004): mazes, their evaluation, the neighbour step,
+//! and the seed's text formats. It knows nothing of configs, tables or plots.
+//!
+//! A maze of size n is an n×n grid of jump numbers, start at the top-left cell, goal at
+//! the bottom-right (jump 0). From a cell one may jump exactly its number of cells in a
+//! straight line, horizontally or vertically. A maze's objective is the negated length
+//! of the shortest path from start to goal, or [`UNREACHABLE`] when there is none.
+
+pub mod bits;
+pub mod evaluate;
+pub mod landscape;
+pub mod maze;
+pub mod text;
+
+pub use evaluate::Evaluator;
+pub use landscape::MazeLandscape;
+pub use maze::Maze;
+
+/// The objective of a maze whose goal cannot be reached (the seed's "large positive number").
+pub const UNREACHABLE: i64 = 1_000_000;
+
+/// The sizes the seed allows.
+pub const MIN_SIZE: usize = 5;
+pub const MAX_SIZE: usize = 10;
+
+/// Calls `$body` with `$B` bound to the narrowest bit-set type that holds a maze of
+/// `$size`×`$size` cells, so the hot loops are compiled once per width.
+#[macro_export]
+macro_rules! with_maze_bits {
+    ($size:expr, $B:ident => $body:expr) => {{
+        let cells = $size * $size;
+        if cells <= 32 {
+            type $B = u32;
+            $body
+        } else if cells <= 64 {
+            type $B = u64;
+            $body
+        } else {
+            type $B = u128;
+            $body
+        }
+    }};
+}

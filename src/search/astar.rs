@@ -1,0 +1,97 @@
+//! A*: best-first search on f = g + h, with equal f popped in ascending state order.
+//!
+//! The open list is a binary heap of `(f, state, sequence)`, so among entries of equal f
+//! the smallest state (by `Ord`) comes out first, as seed 003 asks ("if you consider the
+//! state to be a nine-digit integer, … ascending order"); the sequence number breaks the
+//! remaining ties by insertion order, which is the order of the parents' expansions.
+//!
+//! A child is pushed only when its g improves on every earlier g for that state; entries
+//! made stale by a later improvement stay in the heap (lazy deletion) and are skipped
+//! when popped. **Queue length** (`max_frontier`) is the heap's length, stale entries
+//! included, measured after the children of each expansion have been pushed.
+
+use super::{Outcome, Stats, trace};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::Hash;
+
+/// A* from `start` until `success`. `successors` yields `(child, step cost)`;
+/// `heuristic` must be admissible for the result to be optimal (and consistent for
+/// every state to be expanded at most once). Gives up after `expand_limit` expansions.
+pub fn astar<N, FN, IN, FH, FS>(
+    start: &N,
+    mut successors: FN,
+    mut heuristic: FH,
+    mut success: FS,
+    expand_limit: Option<u64>,
+) -> Outcome<N>
+where
+    N: Eq + Hash + Ord + Clone,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = (N, u32)>,
+    FH: FnMut(&N) -> u32,
+    FS: FnMut(&N) -> bool,
+{
+    // Nodes: (state, parent index, g). `best` maps a state to its best g and node index.
+    let mut nodes: Vec<(N, usize, u64)> = vec![(start.clone(), usize::MAX, 0)];
+    let mut best: HashMap<N, (u64, usize)> = HashMap::new();
+    let mut closed: Vec<bool> = vec![false];
+    best.insert(start.clone(), (0, 0));
+    let mut heap: BinaryHeap<Reverse<(u64, N, usize)>> = BinaryHeap::new();
+    heap.push(Reverse((u64::from(heuristic(start)), start.clone(), 0)));
+    let mut stats = Stats {
+        generated: 1,
+        max_frontier: 1,
+        ..Stats::default()
+    };
+    let mut last_depth = 0;
+    while let Some(Reverse((_, state, idx))) = heap.pop() {
+        if closed[idx] || best.get(&state).is_some_and(|&(_, i)| i != idx) {
+            continue; // stale entry
+        }
+        if success(&state) {
+            let cost = nodes[idx].2;
+            return Outcome {
+                path: Some(trace(&nodes, idx)),
+                cost,
+                last_depth,
+                limit_reached: false,
+                stats,
+            };
+        }
+        if expand_limit.is_some_and(|l| stats.expanded >= l) {
+            return Outcome {
+                path: None,
+                cost: 0,
+                last_depth,
+                limit_reached: true,
+                stats,
+            };
+        }
+        closed[idx] = true;
+        stats.expanded += 1;
+        let g = nodes[idx].2;
+        last_depth = g;
+        for (child, step) in successors(&state) {
+            stats.generated += 1;
+            let cg = g + u64::from(step);
+            if best.get(&child).is_some_and(|&(bg, _)| bg <= cg) {
+                continue;
+            }
+            let f = cg + u64::from(heuristic(&child));
+            nodes.push((child.clone(), idx, cg));
+            closed.push(false);
+            let ci = nodes.len() - 1;
+            best.insert(child.clone(), (cg, ci));
+            heap.push(Reverse((f, child, ci)));
+        }
+        stats.max_frontier = stats.max_frontier.max(heap.len() as u64);
+    }
+    Outcome {
+        path: None,
+        cost: 0,
+        last_depth,
+        limit_reached: false,
+        stats,
+    }
+}

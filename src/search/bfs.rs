@@ -1,0 +1,22 @@
+//! Breadth-first search: the general search skeleton with a FIFO pool (seed 002).
+
+use super::{Outcome, Pool, graph_search};
+use std::hash::Hash;
+
+/// Breadth-first graph search from `start` until `success`: pops in FIFO order, tests the
+/// goal when a node is popped, and merges only never-seen children. Gives up after
+/// `expand_limit` expansions.
+pub fn bfs<N, FN, IN, FS>(
+    start: &N,
+    successors: FN,
+    success: FS,
+    expand_limit: Option<u64>,
+) -> Outcome<N>
+where
+    N: Eq + Hash + Clone,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    FS: FnMut(&N) -> bool,
+{
+    graph_search(start, successors, success, expand_limit, Pool::Fifo)
+}

@@ -1,0 +1,154 @@
+//! IDA*: iterative-deepening A*, exactly as seed 000's pseudocode (Korf 1985).
+//!
+//! The control loop sets the bound B to h(s0); each iteration is a depth-first search
+//! that generates the children of a node, prunes a child when f = g + h > B (recording
+//! the smallest pruned f as the next bound B′), stops as soon as a generated child
+//! within the bound is a goal, and otherwise recurses. If an iteration fails, B ← B′.
+//! The child that returns to the parent's parent is never generated (parent pruning),
+//! which for sliding tiles is Korf's "never undo the previous move".
+//!
+//! Successors are written into a buffer the search owns (one per depth, reused across
+//! iterations), so once the deepest iteration has been reached the loop does not
+//! allocate.
+
+use super::{Outcome, Stats};
+
+struct Ctx<'a, N, FN, FH, FS> {
+    successors: &'a mut FN,
+    heuristic: &'a mut FH,
+    success: &'a mut FS,
+    path: Vec<N>,
+    buffers: Vec<Vec<(N, u32)>>,
+    bound: u64,
+    next_bound: u64,
+    stats: Stats,
+    limit: Option<u64>,
+    limit_reached: bool,
+    found_cost: u64,
+}
+
+impl<N, FN, FH, FS> Ctx<'_, N, FN, FH, FS>
+where
+    N: Eq + Clone,
+    FN: FnMut(&N, &mut Vec<(N, u32)>),
+    FH: FnMut(&N) -> u32,
+    FS: FnMut(&N) -> bool,
+{
+    /// Searches below the last state of `self.path`, at cost `g`. True when a goal has
+    /// been pushed onto the path.
+    fn search(&mut self, g: u64) -> bool {
+        let depth = self.path.len() - 1;
+        if self.limit.is_some_and(|l| self.stats.expanded >= l) {
+            self.limit_reached = true;
+            return false;
+        }
+        self.stats.expanded += 1;
+        self.stats.max_frontier = self.stats.max_frontier.max(self.path.len() as u64);
+        if self.buffers.len() <= depth {
+            self.buffers.push(Vec::new());
+        }
+        let mut buf = std::mem::take(&mut self.buffers[depth]);
+        buf.clear();
+        (self.successors)(&self.path[depth], &mut buf);
+        let mut found = false;
+        for (child, step) in buf.drain(..) {
+            if depth >= 1 && child == self.path[depth - 1] {
+                continue; // never undo the previous move
+            }
+            self.stats.generated += 1;
+            let cg = g + u64::from(step);
+            let f = cg + u64::from((self.heuristic)(&child));
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+                continue;
+            }
+            let goal = (self.success)(&child);
+            self.path.push(child);
+            if goal {
+                self.found_cost = cg;
+            }
+            if goal || self.search(cg) {
+                found = true;
+                break;
+            }
+            if self.limit_reached {
+                break;
+            }
+            self.path.pop();
+        }
+        self.buffers[depth] = buf;
+        found
+    }
+}
+
+/// IDA* from `start` until `success`. `successors(state, out)` appends `(child, step
+/// cost)` pairs to `out`. Gives up (with `limit_reached`) when it is about to expand
+/// node number `expand_limit + 1`.
+pub fn ida<N, FN, FH, FS>(
+    start: &N,
+    mut successors: FN,
+    mut heuristic: FH,
+    mut success: FS,
+    expand_limit: Option<u64>,
+) -> Outcome<N>
+where
+    N: Eq + Clone,
+    FN: FnMut(&N, &mut Vec<(N, u32)>),
+    FH: FnMut(&N) -> u32,
+    FS: FnMut(&N) -> bool,
+{
+    let mut stats = Stats {
+        generated: 1,
+        ..Stats::default()
+    };
+    if success(start) {
+        stats.thresholds.push(u64::from(heuristic(start)));
+        return Outcome {
+            path: Some(vec![start.clone()]),
+            cost: 0,
+            last_depth: 0,
+            limit_reached: false,
+            stats,
+        };
+    }
+    let mut ctx = Ctx {
+        bound: u64::from(heuristic(start)),
+        successors: &mut successors,
+        heuristic: &mut heuristic,
+        success: &mut success,
+        path: vec![start.clone()],
+        buffers: Vec::new(),
+        next_bound: u64::MAX,
+        stats,
+        limit: expand_limit,
+        limit_reached: false,
+        found_cost: 0,
+    };
+    loop {
+        ctx.stats.thresholds.push(ctx.bound);
+        ctx.next_bound = u64::MAX;
+        ctx.path.truncate(1);
+        if ctx.search(0) {
+            let path = std::mem::take(&mut ctx.path);
+            let last_depth = path.len() as u64 - 1;
+            return Outcome {
+                path: Some(path),
+                cost: ctx.found_cost,
+                last_depth,
+                limit_reached: false,
+                stats: ctx.stats,
+            };
+        }
+        if ctx.limit_reached || ctx.next_bound == u64::MAX {
+            let limit_reached = ctx.limit_reached;
+            return Outcome {
+                path: None,
+                cost: 0,
+                last_depth: 0,
+                limit_reached,
+                stats: ctx.stats,
+            };
+        }
+        ctx.bound = ctx.next_bound;
+    }
+}

@@ -1,0 +1,107 @@
+//! The seeds' output formats, exactly: seed 000's IDA* block, seed 002's BFS/DFS result,
+//! seed 003's `print_succ` and `solve` lines; and thousands separators.
+
+use super::board::{Board, Dir, MoveOrder};
+use super::ida::IdaResult;
+use super::solve::Problem;
+
+/// `499911606` → `499,911,606`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Seed 000's output block for an IDA* run.
+pub fn ida_block(start: &Board, r: &IdaResult) -> String {
+    let mut s = String::new();
+    s.push_str("Initial State:\n");
+    s.push_str(&start.grid());
+    s.push('\n');
+    s.push_str(&format!("Initial Estimate = {}\n", r.h0));
+    s.push_str(&format!("Threshold = {}\n", r.thresholds_text()));
+    match r.solution_length() {
+        Some(len) => s.push_str(&format!("Solution = {len}\n")),
+        None => s.push_str("Solution = not found (expansion limit reached)\n"),
+    }
+    s.push_str(&format!("Generated = {}\n", thousands(r.generated)));
+    s.push_str(&format!("Expanded = {}\n", thousands(r.expanded)));
+    s.push_str(&format!("Time (seconds) = {:.2}\n", r.seconds));
+    s.push_str(&format!(
+        "Expanded/Second = {}\n",
+        thousands(per_second(r.expanded, r.seconds))
+    ));
+    s
+}
+
+/// Nodes per second, rounded; 0 for an unmeasurably short run.
+pub fn per_second(nodes: u64, seconds: f64) -> u64 {
+    if seconds > 0.0 {
+        (nodes as f64 / seconds).round() as u64
+    } else {
+        0
+    }
+}
+
+/// `{ u, l, d, r, d, r }`: seed 002's solution list.
+pub fn move_list(moves: &[Dir]) -> String {
+    if moves.is_empty() {
+        return "{ }".to_string();
+    }
+    let items: Vec<String> = moves.iter().map(|d| d.letter().to_string()).collect();
+    format!("{{ {} }}", items.join(", "))
+}
+
+/// Seed 002's three lines: `expands = …`, `depth = …`, `solution = …`. `depth` is the
+/// solution's depth, or when nothing was found the depth of the last node expanded.
+pub fn gsa_result(expanded: u64, depth: u64, moves: Option<&[Dir]>) -> String {
+    let solution = match moves {
+        Some(m) => move_list(m),
+        None => "not found".to_string(),
+    };
+    format!("expands = {expanded}\ndepth = {depth}\nsolution = {solution}\n")
+}
+
+/// Seed 003's `print_succ`: every successor with its h, in ascending state order.
+pub fn successor_lines(p: &Problem) -> String {
+    let mut succ: Vec<Board> = p
+        .start
+        .successors(MoveOrder::default())
+        .map(|(b, _, _)| b)
+        .collect();
+    succ.sort();
+    succ.iter()
+        .map(|b| format!("{} h={}\n", b.list(), p.h(b)))
+        .collect()
+}
+
+/// Seed 003's `solve` transcript: each state of the path with its h and move count,
+/// then the largest queue length.
+pub fn astar_transcript(p: &Problem, path: &[Board], max_queue: u64) -> String {
+    let mut s = String::new();
+    for (i, b) in path.iter().enumerate() {
+        s.push_str(&format!("{} h={} moves: {i}\n", b.list(), p.h(b)));
+    }
+    s.push_str(&format!("Max queue length: {max_queue}\n"));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(499_911_606), "499,911,606");
+        assert_eq!(move_list(&[Dir::Up, Dir::Left]), "{ u, l }");
+    }
+}

@@ -1,0 +1,387 @@
+//! The fast IDA* for one-blank boards: seed 000's algorithm specialised for tiles.
+//!
+//! Same search, same order and same counts as [`crate::search::ida`] on tiles (a test
+//! checks they agree node for node), but built for speed: the board is one mutable array
+//! updated in place (no allocation in the loop), Manhattan distance is updated
+//! incrementally from a table (the moved tile's old and new distance), linear conflicts
+//! are recomputed only for the one line a move can change (the moved tile's goal line,
+//! when the tile enters or leaves it), and the move that undoes the
+//! previous one is never generated (parent-move pruning). The heuristic's options are
+//! const generics, so the Manhattan-only search carries no conflict bookkeeping.
+//!
+//! Counting (Korf 1985): `generated` is every child generated, summed over all
+//! iterations, plus the start node once; `expanded` is every node whose children were
+//! generated; the last iteration stops when the goal is generated.
+
+use super::board::{Board, Dir, MAX_CELLS, MoveOrder};
+use super::heuristic::{Heuristic, Tables};
+use std::time::Instant;
+
+/// What one IDA* run found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdaResult {
+    pub h0: u32,
+    pub thresholds: Vec<u32>,
+    /// The blank's moves from the start to the goal, if found.
+    pub moves: Option<Vec<Dir>>,
+    pub generated: u64,
+    pub expanded: u64,
+    /// Deepest path examined (the memory an IDA* needs).
+    pub max_depth: u32,
+    /// True when the search stopped at its expansion limit.
+    pub limit_reached: bool,
+    pub seconds: f64,
+}
+
+impl IdaResult {
+    pub fn solution_length(&self) -> Option<usize> {
+        self.moves.as_ref().map(Vec::len)
+    }
+
+    pub fn thresholds_text(&self) -> String {
+        self.thresholds
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+const NONE: u8 = u8::MAX;
+const MAX_PATH: usize = 512;
+
+struct Search<'a> {
+    t: &'a Tables,
+    /// The board (cells beyond the board are 0); 32 entries so that `& 31` indexing
+    /// needs no bounds checks in the Manhattan loop.
+    cells: [u8; 32],
+    /// `moves[cell][prev]`: the moves from `cell` other than the inverse of `prev`
+    /// (4 = none), each packed as `k << 5 | neighbour`; `nmoves` counts them.
+    moves: [[[u8; 4]; 5]; 32],
+    nmoves: [[u8; 5]; 32],
+    /// `mdt[tile][cell]`: Manhattan distances, padded to 32 × 32.
+    mdt: [[u8; 32]; 32],
+    pos: [u8; MAX_CELLS + 1],
+    /// `nbr[cell][k]`: the cell the blank reaches from `cell` with the k-th move of the
+    /// order, or NONE.
+    nbr: [[u8; 4]; MAX_CELLS],
+    /// `inverse[k]`: the index in the order of the k-th move's inverse.
+    inverse: [usize; 4],
+    /// True when the k-th move of the order is vertical (changes the tile's row).
+    vertical: [bool; 4],
+    line_pen: [u32; 10],
+    line_mask: [u32; 10],
+    corner: bool,
+    last: bool,
+    bound: u32,
+    next_bound: u32,
+    generated: u64,
+    expanded: u64,
+    limit: u64,
+    limit_reached: bool,
+    max_depth: u32,
+    found_len: usize,
+    path: [u8; MAX_PATH],
+}
+
+impl Search<'_> {
+    #[inline(always)]
+    fn lc_total(&self) -> u32 {
+        self.line_pen[..self.t.lines()].iter().sum()
+    }
+
+    #[inline(always)]
+    fn charged(&self) -> u32 {
+        self.line_mask[..self.t.lines()]
+            .iter()
+            .fold(0, |a, &m| a | m)
+    }
+
+    /// The Manhattan-only search: the same as [`Self::dfs`] without conflict
+    /// bookkeeping, over precomputed move lists (no parent test, no edge test).
+    fn dfs_md(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+        if self.expanded >= self.limit {
+            self.limit_reached = true;
+            return false;
+        }
+        self.expanded += 1;
+        let b = blank & 31;
+        let prev = prev.min(4);
+        let count = usize::from(self.nmoves[b][prev]).min(4);
+        // Every child is generated (pruned or not); counted here at once, and the
+        // children after a goal are taken back off below.
+        self.generated += count as u64;
+        // A child is within the bound when g + 1 + h <= bound.
+        let room = self.bound - g - 1;
+        for i in 0..count {
+            let m = self.moves[b][prev][i];
+            let k = usize::from(m >> 5);
+            let np = usize::from(m & 31);
+            let tile = usize::from(self.cells[np]) & 31;
+            let nmd = md + u32::from(self.mdt[tile][b]) - u32::from(self.mdt[tile][np]);
+            if nmd > room {
+                let f = g + 1 + nmd;
+                if f < self.next_bound {
+                    self.next_bound = f;
+                }
+                continue;
+            }
+            self.path[g as usize % MAX_PATH] = k as u8;
+            if nmd == 0 {
+                self.generated -= (count - 1 - i) as u64;
+                self.max_depth = self.max_depth.max(g + 1);
+                self.found_len = g as usize + 1;
+                return true;
+            }
+            self.cells[b] = tile as u8;
+            self.cells[np] = 0;
+            if self.dfs_md(np, g + 1, nmd, k) {
+                self.generated -= (count - 1 - i) as u64;
+                return true;
+            }
+            self.cells[np] = tile as u8;
+            self.cells[b] = 0;
+            if self.limit_reached {
+                self.generated -= (count - 1 - i) as u64;
+                return false;
+            }
+        }
+        if g + 1 > self.max_depth {
+            self.max_depth = g + 1;
+        }
+        false
+    }
+
+    /// Depth-first search with linear conflicts (`LC`) and/or corner tiles and last
+    /// moves (`EX`) below the current board (blank at `blank`, cost `g`,
+    /// Manhattan `md`, linear conflicts `lc`), never undoing move `prev` (4 = none).
+    fn dfs<const LC: bool, const EX: bool>(
+        &mut self,
+        blank: usize,
+        g: u32,
+        md: u32,
+        lc: u32,
+        prev: usize,
+    ) -> bool {
+        if self.expanded >= self.limit {
+            self.limit_reached = true;
+            return false;
+        }
+        self.expanded += 1;
+        let w = self.t.width;
+        let h_lines = self.t.height;
+        for k in 0..4 {
+            if prev < 4 && k == self.inverse[prev] {
+                continue;
+            }
+            let np = self.nbr[blank][k];
+            if np == NONE {
+                continue;
+            }
+            let np = np as usize;
+            let tile = self.cells[np] as usize;
+            self.generated += 1;
+            let nmd = md + u32::from(self.t.md[tile][blank]) - u32::from(self.t.md[tile][np]);
+            // Apply the move. Only the moved tile's goal line can change its conflicts,
+            // and only if the tile leaves or enters that line.
+            self.cells[blank] = tile as u8;
+            self.cells[np] = 0;
+            self.pos[tile] = blank as u8;
+            self.pos[0] = np as u8;
+            let line = if self.vertical[k] {
+                let gl = self.t.goal_row[tile] as usize;
+                if gl == blank / w || gl == np / w {
+                    gl
+                } else {
+                    usize::MAX
+                }
+            } else {
+                let gl = self.t.goal_col[tile] as usize;
+                if gl == blank % w || gl == np % w {
+                    h_lines + gl
+                } else {
+                    usize::MAX
+                }
+            };
+            let mut saved = (0, 0);
+            let mut nlc = lc;
+            if LC && line != usize::MAX {
+                saved = (self.line_pen[line], self.line_mask[line]);
+                let (p, m) = self.t.line_conflicts(&self.cells, line);
+                nlc = lc - saved.0 + p;
+                self.line_pen[line] = p;
+                self.line_mask[line] = m;
+            }
+            let ex = if EX {
+                let charged = if LC { self.charged() } else { 0 };
+                self.t
+                    .corner_and_last(&self.cells, &self.pos, charged, nmd, self.corner, self.last)
+            } else {
+                0
+            };
+            let f = g + 1 + nmd + nlc + ex;
+            let mut found = false;
+            if f > self.bound {
+                if f < self.next_bound {
+                    self.next_bound = f;
+                }
+            } else if nmd == 0 {
+                self.path[g as usize] = k as u8;
+                self.max_depth = self.max_depth.max(g + 1);
+                self.found_len = g as usize + 1;
+                return true;
+            } else {
+                self.path[g as usize] = k as u8;
+                found = self.dfs::<LC, EX>(np, g + 1, nmd, nlc, k);
+            }
+            if found {
+                return true;
+            }
+            if LC && line != usize::MAX {
+                self.line_pen[line] = saved.0;
+                self.line_mask[line] = saved.1;
+            }
+            self.cells[np] = tile as u8;
+            self.cells[blank] = 0;
+            self.pos[tile] = np as u8;
+            self.pos[0] = blank as u8;
+            if self.limit_reached {
+                return false;
+            }
+        }
+        if g + 1 > self.max_depth {
+            self.max_depth = g + 1;
+        }
+        false
+    }
+}
+
+/// IDA* on a one-blank board towards `goal` (which the caller has checked reachable),
+/// with the given heuristic and move order. Gives up when it is about to expand node
+/// number `expand_limit + 1`.
+pub fn solve(
+    start: &Board,
+    goal: &Board,
+    heuristic: Heuristic,
+    order: MoveOrder,
+    expand_limit: Option<u64>,
+) -> IdaResult {
+    assert_eq!(start.blanks(), 1, "the fast IDA* handles one blank");
+    let t = Tables::new(goal);
+    let shape = start.shape();
+    let mut nbr = [[NONE; 4]; MAX_CELLS];
+    for (c, row) in nbr.iter_mut().enumerate().take(shape.cells()) {
+        for (k, d) in order.0.into_iter().enumerate() {
+            if let Some(q) = shape.neighbour(c, d) {
+                row[k] = q as u8;
+            }
+        }
+    }
+    let mut inverse = [0; 4];
+    let mut vertical = [false; 4];
+    for (k, d) in order.0.into_iter().enumerate() {
+        inverse[k] = order.0.iter().position(|&e| e == d.inverse()).unwrap_or(0);
+        vertical[k] = matches!(d, Dir::Up | Dir::Down);
+    }
+    let mut pos = [0u8; MAX_CELLS + 1];
+    for (c, &tile) in start.tiles().iter().enumerate() {
+        pos[tile as usize] = c as u8;
+    }
+    let mut cells = [0u8; 32];
+    cells[..MAX_CELLS].copy_from_slice(&start.cells);
+    let mut moves = [[[0u8; 4]; 5]; 32];
+    let mut nmoves = [[0u8; 5]; 32];
+    for c in 0..shape.cells() {
+        for prev in 0..5 {
+            for (k, &q) in nbr[c].iter().enumerate() {
+                if (prev < 4 && k == inverse[prev]) || q == NONE {
+                    continue;
+                }
+                moves[c][prev][usize::from(nmoves[c][prev])] = ((k as u8) << 5) | q;
+                nmoves[c][prev] += 1;
+            }
+        }
+    }
+    let mut mdt = [[0u8; 32]; 32];
+    for (tile, row) in t.md.iter().enumerate() {
+        mdt[tile][..MAX_CELLS].copy_from_slice(row);
+    }
+    let mut s = Search {
+        t: &t,
+        cells,
+        moves,
+        nmoves,
+        mdt,
+        pos,
+        nbr,
+        inverse,
+        vertical,
+        line_pen: [0; 10],
+        line_mask: [0; 10],
+        corner: heuristic.corner(),
+        last: heuristic.last(),
+        bound: 0,
+        next_bound: u32::MAX,
+        generated: 1,
+        expanded: 0,
+        limit: expand_limit.unwrap_or(u64::MAX),
+        limit_reached: false,
+        max_depth: 0,
+        found_len: 0,
+        path: [0; MAX_PATH],
+    };
+    let mut lc = 0;
+    if heuristic.linear() {
+        for line in 0..t.lines() {
+            let (p, m) = t.line_conflicts(&start.cells, line);
+            s.line_pen[line] = p;
+            s.line_mask[line] = m;
+            lc += p;
+        }
+    }
+    let md = t.manhattan(&start.cells);
+    let h0 = t.evaluate(&start.cells, heuristic);
+    debug_assert_eq!(s.lc_total(), lc);
+    let started = Instant::now();
+    let mut thresholds = Vec::new();
+    let mut moves = None;
+    let blank = start.blank();
+    if md == 0 {
+        thresholds.push(h0);
+        moves = Some(Vec::new());
+    } else {
+        s.bound = h0;
+        loop {
+            thresholds.push(s.bound);
+            s.next_bound = u32::MAX;
+            let found = match (heuristic.linear(), heuristic.corner() || heuristic.last()) {
+                (false, false) => s.dfs_md(blank, 0, md, 4),
+                (true, false) => s.dfs::<true, false>(blank, 0, md, lc, 4),
+                (false, true) => s.dfs::<false, true>(blank, 0, md, 0, 4),
+                (true, true) => s.dfs::<true, true>(blank, 0, md, lc, 4),
+            };
+            if found {
+                let path = s.path[..s.found_len]
+                    .iter()
+                    .map(|&k| order.0[k as usize])
+                    .collect();
+                moves = Some(path);
+                break;
+            }
+            if s.limit_reached || s.next_bound == u32::MAX || s.next_bound as usize >= MAX_PATH {
+                break;
+            }
+            s.bound = s.next_bound;
+        }
+    }
+    IdaResult {
+        h0,
+        thresholds,
+        moves,
+        generated: s.generated,
+        expanded: s.expanded,
+        max_depth: s.max_depth,
+        limit_reached: s.limit_reached,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}

@@ -1,0 +1,20 @@
+//! The sliding-tile domain (issue 3): boards of 2..=5 by 2..=5 cells with one or more
+//! blanks, goals and validation ([`board`]), admissible heuristics ([`heuristic`]), the
+//! fast IDA* for one blank ([`ida`]), the generic algorithms applied to tiles
+//! ([`solve`]), the embedded benchmark sets ([`instances`]), state-space censuses
+//! ([`census`]) and the seeds' output formats ([`format`]).
+
+pub mod board;
+pub mod census;
+pub mod format;
+pub mod heuristic;
+pub mod ida;
+pub mod instances;
+pub mod solve;
+#[cfg(test)]
+mod tests;
+
+pub use board::{Board, Dir, MoveOrder, Shape};
+pub use heuristic::{Heuristic, Tables};
+pub use instances::{Instance, InstanceSet};
+pub use solve::Problem;
