@@ -387,7 +387,7 @@ impl Figure for Heatmap {
                     .map_err(err)?;
                 if let Some(v) = v {
                     let t = ((v - lo) / (hi - lo)).clamp(0.0, 1.0);
-                    let ink = if t > 0.6 { BLACK } else { WHITE };
+                    let ink = if t > 0.6 { WHITE } else { BLACK };
                     let label = if v.fract().abs() < 1e-9 {
                         format!("{v:.0}")
                     } else {

@@ -15,7 +15,9 @@
 //! ```
 
 pub mod markdown;
+pub mod pegsol;
 pub mod rjm;
+pub mod tiles;
 
 use crate::config::Config;
 use crate::execute::{Finished, Options, experiment_dir, missing_runs, run_experiment};
@@ -102,6 +104,8 @@ pub type Analysis = fn(&Context, &Question) -> anyhow::Result<String>;
 pub fn analyses() -> Vec<(&'static str, Analysis)> {
     let mut all: Vec<(&'static str, Analysis)> = Vec::new();
     all.extend(rjm::ANALYSES.iter().copied());
+    all.extend(tiles::ANALYSES.iter().copied());
+    all.extend(pegsol::ANALYSES.iter().copied());
     all
 }
 

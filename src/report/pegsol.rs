@@ -1,0 +1,5 @@
+//! The pegsol studies of the report: one analysis per question.
+
+use super::Analysis;
+
+pub const ANALYSES: &[(&str, Analysis)] = &[];
