@@ -219,13 +219,48 @@ impl Figure for LinePlot {
                     .label_font(style(14))
                     .background_style(WHITE.mix(0.85))
                     .border_style(BLACK.mix(0.3))
-                    .position(SeriesLabelPosition::UpperRight)
+                    .position(legend_corner(&self.series, xs, ys, self.log_x, self.log_y))
                     .draw()
                     .map_err(err)?;
             }
         });
         Ok(())
     }
+}
+
+/// The corner of the plot where the fewest medians lie, for the legend.
+fn legend_corner(
+    series: &[Band],
+    xs: (f64, f64),
+    ys: (f64, f64),
+    log_x: bool,
+    log_y: bool,
+) -> SeriesLabelPosition {
+    let unit = |v: f64, (lo, hi): (f64, f64), log: bool| {
+        if log {
+            (v.ln() - lo.ln()) / (hi.ln() - lo.ln())
+        } else {
+            (v - lo) / (hi - lo)
+        }
+    };
+    let mut counts = [0usize; 4];
+    for p in series.iter().flat_map(|s| s.points.iter()) {
+        let (x, y) = (unit(p.0, xs, log_x), unit(p.1, ys, log_y));
+        let (right, top) = (x > 0.55, y > 0.6);
+        let (left, bottom) = (x < 0.45, y < 0.4);
+        counts[0] += usize::from(right && top);
+        counts[1] += usize::from(left && top);
+        counts[2] += usize::from(right && bottom);
+        counts[3] += usize::from(left && bottom);
+    }
+    let corners = [
+        SeriesLabelPosition::UpperRight,
+        SeriesLabelPosition::UpperLeft,
+        SeriesLabelPosition::LowerRight,
+        SeriesLabelPosition::LowerLeft,
+    ];
+    let best = (0..4).min_by_key(|&i| counts[i]).unwrap_or(0);
+    corners[best].clone()
 }
 
 /// Box plots (median, quartiles, whiskers at 1.5 IQR) of samples, one box per label.

@@ -233,6 +233,7 @@ fn restarts(ctx: &Context, q: &Question) -> anyhow::Result<String> {
     )?;
     let totals = charts::ordered_values(&texts(df, "iterations")?);
     let mut answer = Vec::new();
+    let mut best_lengths = Vec::new();
     let mut rows = Vec::new();
     for total in &totals {
         let part = rows_where(df, "iterations", total)?;
@@ -243,6 +244,14 @@ fn restarts(ctx: &Context, q: &Question) -> anyhow::Result<String> {
             rows.push(row);
         }
         let one = groups.iter().find(|g| g.0 == "1");
+        if let Some(best) = groups.iter().max_by(|a, b| {
+            a.2.median
+                .total_cmp(&b.2.median)
+                .then(a.2.mean.total_cmp(&b.2.mean))
+        }) {
+            let per = total.parse::<f64>().unwrap_or(0.0) / best.0.parse::<f64>().unwrap_or(1.0);
+            best_lengths.push(format!("{} (of {total})", num(per, 0)));
+        }
         let best = groups.iter().max_by(|a, b| {
             a.2.median
                 .total_cmp(&b.2.median)
@@ -273,10 +282,11 @@ fn restarts(ctx: &Context, q: &Question) -> anyhow::Result<String> {
     out.push('\n');
     out.push_str(&table(&h, &rows));
     out.push_str(&format!(
-        "\n**Answer.** {} Restarts trade depth for breadth: a few restarts help only when a single descent would have stalled \
-         long before its budget ran out, and too many leave each descent too short to climb out of the random start's region \
-         of the landscape (a descent needs a few hundred iterations to reach a good plateau).\n",
-        answer.join(" ")
+        "\n**Answer.** {} Restarts trade depth for breadth: the best splits give each descent {} iterations, enough for one \
+         descent to reach a good plateau and explore it for a while; fewer restarts leave most of the budget on a plateau \
+         that has stopped paying off, more leave each descent too short to get there.\n",
+        answer.join(" "),
+        best_lengths.join(" and ")
     ));
     Ok(out)
 }
@@ -358,14 +368,18 @@ fn escape(ctx: &Context, q: &Question) -> anyhow::Result<String> {
         log_x: true,
         log_y: true,
     };
-    let mut out = ctx.figure(&plot, "rjm_escape", "escape probability within the window and per iteration, against the uphill probability p (log–log)")?;
-    let zero = rows.first().map(|r| r[2].clone()).unwrap_or_default();
+    let mut out = ctx.figure(
+        &plot,
+        "rjm_escape",
+        "escape probability within the window and per iteration, against the uphill probability p (log–log; p = 0 is in the table)",
+    )?;
     out.push_str(&format!(
         "\n**Definitions.** A *local minimum* is a maze none of whose neighbours (every non-goal cell changed to every other legal \
          jump, evaluated exhaustively) has a lower objective; each run reaches one by descending from a random maze through \
-         uniformly chosen improving neighbours. From it, hill descent with uphill probability p runs for at most {} iterations; \
-         the run *escapes* at the first iteration at which it evaluates a maze with a lower objective than the minimum. The \
-         per-iteration escape rate is escapes divided by iterations at risk.\n\n",
+         uniformly chosen improving neighbours. From it, hill descent with uphill probability p (sideways moves allowed) runs \
+         for at most {} iterations; the run *escapes* at the first iteration at which it evaluates a maze with a lower objective \
+         than the minimum. The per-iteration escape rate is escapes divided by iterations at risk (iterations until the escape, \
+         or the whole window).\n\n",
         num(window, 0)
     ));
     out.push_str(&table(
@@ -379,24 +393,68 @@ fn escape(ctx: &Context, q: &Question) -> anyhow::Result<String> {
         ],
         &rows,
     ));
-    let idx01 = xs.iter().position(|&p| (p - 0.01).abs() < 1e-12);
-    let example = idx01.map_or(String::new(), |i| {
+    // Strict minima: no sideways neighbour, so only an uphill step can start an escape.
+    let strict: Vec<usize> = (0..ps.len())
+        .filter(|&i| sideways_n[i] == Some(0.0))
+        .collect();
+    let strict_text = if strict.is_empty() {
+        "None of the minima found was strict (every one had sideways neighbours).".to_string()
+    } else {
+        let esc = |pred: &dyn Fn(f64) -> bool| {
+            let idx: Vec<&usize> = strict
+                .iter()
+                .filter(|&&i| pred(ps[i].parse().unwrap_or(0.0)))
+                .collect();
+            (
+                idx.iter().filter(|&&&i| escaped[i] == Some(1.0)).count(),
+                idx.len(),
+            )
+        };
+        let (e0, n0) = esc(&|p| p == 0.0);
+        let (e1, n1) = esc(&|p| p > 0.0);
         format!(
-            "At p = 0.01, the walk escapes at a rate of {} per iteration, {} times p. ",
-            num(hazard[i], 5),
-            num(hazard[i] / 0.01, 2)
+            "Only {} of {} minima were strict (no sideways neighbour); from those, {e0} of {n0} runs escaped with p = 0 and {e1} of {n1} with p > 0.",
+            strict.len(),
+            ps.len()
         )
-    });
+    };
+    let (best_i, _) = hazard
+        .iter()
+        .enumerate()
+        .fold(
+            (0, f64::NEG_INFINITY),
+            |acc, (i, &h)| if h > acc.1 { (i, h) } else { acc },
+        );
+    let last = hazard.len().saturating_sub(1);
+    let ratios: Vec<f64> = xs
+        .iter()
+        .zip(&hazard)
+        .filter(|(p, _)| **p > 0.0)
+        .map(|(p, h)| h / p)
+        .collect();
+    let (rlo, rhi) = ratios
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &r| {
+            (a.min(r), b.max(r))
+        });
     out.push_str(&format!(
-        "\n**Answer.** No. p is the probability of *accepting* one proposed uphill step; escaping needs a sequence of steps that \
-         ends below the minimum. At a minimum, {}% of neighbours are uphill and the rest are sideways (equal objective), so the \
-         walk first drifts across the plateau, and an accepted uphill step is usually undone by the next descent back into the \
-         same basin. Even at p = 0, {} of runs escape within the window through sideways moves alone, and {}\
-         the escape rate is not p: it rises with p while p is small and falls again when p is large, since a walk that accepts \
-         most uphill steps wanders away from good mazes instead of descending below the minimum.\n",
+        "\n**Answer.** No. p is the probability of *accepting* one proposed uphill step, while escaping needs a sequence of steps \
+         that ends below the minimum. At these minima {}% of the neighbours are uphill and the rest sideways (equal objective), so \
+         most escapes are walks across a plateau, not uphill steps: with p = 0 already {} of runs escape within {} iterations, \
+         at a rate of {} per iteration. The escape rate peaks at p = {} ({} per iteration) and falls to {} at p = {}, because a \
+         walk that accepts many uphill steps drifts away from good mazes instead of going below the minimum. Across p > 0 the \
+         rate is between {} and {} times p: the two probabilities differ by orders of magnitude at both ends. {}\n",
         num(share * 100.0, 1),
-        zero,
-        example
+        rows.first().map(|r| r[2].clone()).unwrap_or_default(),
+        num(window, 0),
+        num(hazard.first().copied().unwrap_or(0.0), 5),
+        num(xs[best_i], 4),
+        num(hazard[best_i], 5),
+        num(hazard[last], 5),
+        num(xs[last], 4),
+        num(rlo, 3),
+        num(rhi, 1),
+        strict_text
     ));
     Ok(out)
 }
@@ -435,13 +493,12 @@ fn schedules(ctx: &Context, q: &Question) -> anyhow::Result<String> {
                 .filter(|(a, _)| **a == s)
                 .map(|(_, y)| *y)
                 .collect();
-            if let Some(sum) = Summary::of(&sample) {
-                if top
+            if let Some(sum) = Summary::of(&sample)
+                && top
                     .as_ref()
                     .is_none_or(|t| (sum.median, sum.mean) > (t.2.median, t.2.mean))
-                {
-                    top = Some((s, sample, sum));
-                }
+            {
+                top = Some((s, sample, sum));
             }
         }
         if let Some((s, sample, sum)) = top {
@@ -496,6 +553,7 @@ fn schedules(ctx: &Context, q: &Question) -> anyhow::Result<String> {
         ],
         &rows,
     ));
+    let heat_text = geometric_extremes(&geometric)?;
     let (first, second) = (best.first(), best.get(1));
     if let (Some(a), Some(b)) = (first, second) {
         let (_, p) = mann_whitney(&a.2, &b.2);
@@ -503,9 +561,7 @@ fn schedules(ctx: &Context, q: &Question) -> anyhow::Result<String> {
         out.push_str(&format!(
             "\n**Answer.** From the fixed starting maze (objective {}), with 10,000 iterations and 100 seeds per setting, the best \
              schedule is **{}** with {} (median {} moves, mean {}), ahead of {} with {} (median {}, mean {}; Mann–Whitney {}).{} \
-             The heatmap shows why the geometric schedule is sensitive: with d close to 1 and a high T0 the search is still a \
-             random walk when the iterations run out, while a fast decay freezes it into the first plateau; the good region is a \
-             band where T falls to about 0.1–0.5 (where uphill steps of one move are rarely accepted) in the last third of the run. \
+             {}\n\n\
              Each family's best setting was chosen on the same runs that rank it, so close ranks should be read together with \
              their intervals.\n",
             num(start, 0),
@@ -518,10 +574,61 @@ fn schedules(ctx: &Context, q: &Question) -> anyhow::Result<String> {
             num(b.3.median, 1),
             num(b.3.mean, 2),
             p_value(p),
-            geo.map_or(String::new(), |g| format!(" The seed's geometric schedule at its best ({}) has a mean of {} moves.", g.1, num(g.3.mean, 2)))
+            geo.map_or(String::new(), |g| format!(" The seed's geometric schedule at its best ({}) has a mean of {} moves.", g.1, num(g.3.mean, 2))),
+            heat_text
         ));
     }
     Ok(out)
+}
+
+/// What the geometric heatmap shows, in numbers: the best and worst (T0, d) cells and the
+/// temperatures they end at.
+fn geometric_extremes(geometric: &DataFrame) -> anyhow::Result<String> {
+    let t0 = texts(geometric, "initial_temperature")?;
+    let d = texts(geometric, "decay")?;
+    let fin = floats(geometric, "final_temperature")?;
+    let ys = path_lengths(geometric)?;
+    let mut cells: Vec<(String, String, Summary, f64)> = Vec::new();
+    for a in charts::ordered_values(&t0) {
+        for b in charts::ordered_values(&d) {
+            let idx: Vec<usize> = (0..t0.len()).filter(|&i| t0[i] == a && d[i] == b).collect();
+            let sample: Vec<f64> = idx.iter().map(|&i| ys[i]).collect();
+            let temps: Vec<f64> = idx.iter().filter_map(|&i| fin[i]).collect();
+            if let (Some(s), Some(t)) = (Summary::of(&sample), crate::stats::median(&temps)) {
+                cells.push((a.clone(), b.clone(), s, t));
+            }
+        }
+    }
+    cells.sort_by(|x, y| {
+        (y.2.median, y.2.mean)
+            .partial_cmp(&(x.2.median, x.2.mean))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let (Some(top), Some(bottom)) = (cells.first(), cells.last()) else {
+        return Ok(String::new());
+    };
+    let top5: Vec<&(String, String, Summary, f64)> = cells.iter().take(5).collect();
+    let (tlo, thi) = top5
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), c| {
+            (a.min(c.3), b.max(c.3))
+        });
+    Ok(format!(
+        "In the geometric heatmap the best cell is T0 = {}, d = {} (median {}, mean {}), and the five best cells all end the run \
+         at a temperature between {} and {}; the worst cell, T0 = {}, d = {} (median {}), still has T = {} after 10,000 \
+         iterations, so it is a random walk to the end. Cooling too fast is far less harmful than not cooling: a schedule \
+         frozen early still descends with sideways moves, as in question 1.",
+        top.0,
+        top.1,
+        num(top.2.median, 1),
+        num(top.2.mean, 2),
+        num(tlo, 3),
+        num(thi, 3),
+        bottom.0,
+        bottom.1,
+        num(bottom.2.median, 1),
+        num(bottom.3, 2)
+    ))
 }
 
 /// A label for each run's schedule parameters (those the family sweeps).
