@@ -15,6 +15,7 @@ pub mod config;
 pub mod error;
 pub mod execute;
 pub mod local_search;
+pub mod numfmt;
 pub mod params;
 pub mod pegsol;
 pub mod plan;

@@ -291,14 +291,7 @@ impl Figure for BoxPlot {
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .x_labels(n)
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 {
-                    labels.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| category(&labels, *x))
             .label_style(style(13))
             .axis_desc_style(style(16))
             .light_line_style(WHITE.mix(0.0))
@@ -398,8 +391,8 @@ impl Figure for Heatmap {
             .y_desc(&self.y_label)
             .x_labels(nx * 2 + 1)
             .y_labels(ny * 2 + 1)
-            .x_label_formatter(&move |x| tick(&xt, *x))
-            .y_label_formatter(&move |y| tick(&yt, *y))
+            .x_label_formatter(&move |x| category(&xt, *x - 0.5))
+            .y_label_formatter(&move |y| category(&yt, *y - 0.5))
             .label_style(style(13))
             .axis_desc_style(style(16))
             .draw()
@@ -464,11 +457,12 @@ fn ramp(t: f64) -> RGBColor {
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
-/// The label for a category axis at position `x` (labels sit at cell centres).
-fn tick(labels: &[String], x: f64) -> String {
-    let i = x - 0.5;
-    if (i - i.round()).abs() < 1e-6 && i >= -1e-6 {
-        labels.get(i.round() as usize).cloned().unwrap_or_default()
+/// The label of a category axis at position `x`: the label whose index `x` is, or
+/// nothing between categories.
+fn category(labels: &[String], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 1e-6 && i >= 0.0 {
+        labels.get(i as usize).cloned().unwrap_or_default()
     } else {
         String::new()
     }
@@ -568,7 +562,7 @@ impl Figure for IntervalPlot {
     {
         let n = self.rows.len().max(1);
         let xs = span(self.rows.iter().flat_map(|r| [r.1, r.2, r.3]), false);
-        let labels: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
+        let labels: Vec<String> = self.rows.iter().rev().map(|r| r.0.clone()).collect();
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, style(22))
             .margin(12)
@@ -580,14 +574,7 @@ impl Figure for IntervalPlot {
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_labels(n)
-            .y_label_formatter(&|y| {
-                let i = y.round();
-                if (y - i).abs() < 1e-6 && i >= 0.0 {
-                    labels.get(n - 1 - i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .y_label_formatter(&|y| category(&labels, *y))
             .label_style(style(13))
             .axis_desc_style(style(16))
             .light_line_style(WHITE.mix(0.0))

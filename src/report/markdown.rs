@@ -26,18 +26,7 @@ pub fn num(x: f64, digits: usize) -> String {
     }
 }
 
-/// An integer with thousands separators.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::numfmt::thousands;
 
 /// A p-value as text.
 pub fn p_value(p: f64) -> String {

@@ -5,18 +5,7 @@ use super::board::{Board, Dir, MoveOrder};
 use super::ida::IdaResult;
 use super::solve::Problem;
 
-/// `499911606` → `499,911,606`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::numfmt::thousands;
 
 /// Seed 000's output block for an IDA* run.
 pub fn ida_block(start: &Board, r: &IdaResult) -> String {
@@ -97,11 +86,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(499_911_606), "499,911,606");
+    fn move_lists() {
         assert_eq!(move_list(&[Dir::Up, Dir::Left]), "{ u, l }");
     }
 }
