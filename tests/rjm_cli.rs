@@ -121,7 +121,7 @@ fn part6_anneal_on_a_6x6_maze() {
     );
     assert_eq!(
         out.stdout,
-        "Iterations? Initial temperature? Decay rate? 1 5 2 4 2 1\n4 2 4 1 4 1\n3 3 2 3 3 2\n1 2 2 2 4 3\n4 3 4 3 4 1\n1 5 2 5 3 0\nMoves from start:\n 0  1  6 11  5 21\n 1 19 14 13  2 22\n 8  5  7  9  4 23\n17 18 16 19 17 20\n 3 --  8 12  4 24\n 2  2 15 10  3 25\n-25\n"
+        "Iterations? Initial temperature? Decay rate? 2 5 4 4 4 3\n3 1 3 4 4 3\n2 1 2 1 4 2\n2 1 1 3 3 1\n3 2 4 4 3 2\n3 5 3 3 2 0\nMoves from start:\n 0 13  1  4 20 17\n 3 12 13  4 22 14\n 1 11  2  6  3 16\n 8 10  9  7 19 18\n 2 11  2  3 21 15\n 6 14 24  5 23 25\n-25\n"
     );
 }
 

@@ -81,7 +81,9 @@ impl Runner for RjmRunner {
             },
             AlgorithmSpec {
                 name: "anneal",
-                version: 1,
+                // 2: no random number is drawn for uphill steps whose probability
+                // underflows (e^x, x < -700).
+                version: 2,
                 description: "simulated annealing (part 6) with a choice of temperature schedule",
                 params: vec![
                     size(),

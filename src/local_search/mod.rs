@@ -180,8 +180,11 @@ pub fn search<L: Landscape>(
             } else {
                 let ok = match &mut schedule {
                     Some(s) => {
-                        let t = s.temperature();
-                        t > 0.0 && rng.random::<f64>() < ((current - candidate) / t).exp()
+                        // e^x < 1e-304 for x < -700: such a step is never taken, so
+                        // no number is drawn for it (and exp's slow underflow path is
+                        // never entered).
+                        let x = (current - candidate) / s.temperature();
+                        x > -700.0 && rng.random::<f64>() < x.exp()
                     }
                     None => uphill_probability > 0.0 && rng.random::<f64>() < uphill_probability,
                 };
