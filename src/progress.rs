@@ -56,7 +56,7 @@ impl Progress {
             let bar = multi.insert_from_back(1, ProgressBar::new(runs));
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{prefix:>14} [{bar:40.green/white}] {pos}/{len} runs  {per_sec}",
+                    "{prefix:>14} [{bar:40.green/white}] {pos}/{len} runs  {elapsed}",
                 )
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),

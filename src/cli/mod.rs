@@ -163,13 +163,8 @@ fn list(runners: &[Box<dyn crate::runner::Runner>]) -> anyhow::Result<()> {
     for r in runners {
         for a in r.algorithms() {
             let params: Vec<&str> = a.params.iter().map(|p| p.name).collect();
-            println!(
-                "  {}/{:<16} {} [{}]",
-                r.domain(),
-                a.name,
-                a.description,
-                params.join(", ")
-            );
+            let name = format!("{}/{}", r.domain(), a.name);
+            println!("  {name:<22} {} [{}]", a.description, params.join(", "));
         }
     }
     Ok(())
