@@ -80,6 +80,17 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("drawing: {e}")
 }
 
+/// An axis number: integers without a decimal point, others with at most three
+/// significant decimals.
+fn number(v: f64) -> String {
+    if v == v.round() && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 /// Axis range with a margin; a degenerate range is widened.
 fn span(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -180,6 +191,8 @@ impl Figure for LinePlot {
                 .configure_mesh()
                 .x_desc(&self.x_label)
                 .y_desc(&self.y_label)
+                .x_label_formatter(&|v| number(*v))
+                .y_label_formatter(&|v| number(*v))
                 .label_style(style(14))
                 .axis_desc_style(style(16))
                 .light_line_style(WHITE.mix(0.0))
@@ -290,6 +303,7 @@ impl Figure for BoxPlot {
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
+            .y_label_formatter(&|v| number(*v))
             .x_labels(n)
             .x_label_formatter(&|x| category(&labels, *x))
             .label_style(style(13))
@@ -514,6 +528,8 @@ impl Figure for Histogram {
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc("runs")
+            .x_label_formatter(&|v| number(*v))
+            .y_label_formatter(&|v| number(*v))
             .label_style(style(14))
             .axis_desc_style(style(16))
             .light_line_style(WHITE.mix(0.0))
@@ -573,6 +589,7 @@ impl Figure for IntervalPlot {
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
+            .x_label_formatter(&|v| number(*v))
             .y_labels(n)
             .y_label_formatter(&|y| category(&labels, *y))
             .label_style(style(13))

@@ -108,7 +108,22 @@ fn no_sideways(ctx: &Context, q: &Question) -> anyhow::Result<String> {
         .retain(|s| s.name.ends_with("= 0") || s.name.ends_with("= ∞"));
     let fig = ctx.figure(&plot, "rjm_no_sideways_anytime", "median best objective so far (lower is better) against iterations; bands are interquartile ranges")?;
 
+    let hist = crate::plot::Histogram {
+        title: "Best path length after 10,000 iterations".into(),
+        x_label: "best path length (moves)".into(),
+        series: vec![
+            ("no sideways moves (k = 0)".into(), a.clone()),
+            ("sideways moves (seed)".into(), b.clone()),
+        ],
+        bin_width: 1.0,
+    };
     let mut out = fig;
+    out.push('\n');
+    out.push_str(&ctx.figure(
+        &hist,
+        "rjm_no_sideways_histogram",
+        "distribution of the best path length over the runs, with and without sideways moves",
+    )?);
     out.push('\n');
     out.push_str(&table(
         &head("sideways moves"),
