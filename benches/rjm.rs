@@ -21,7 +21,8 @@ fn anneal(c: &mut Criterion) {
                 decay: 0.9999,
             }),
             sideways_cap: None,
-            descents: vec![ITERATIONS],
+            iterations: ITERATIONS,
+            descents: 1,
             checkpoints: Vec::new(),
         };
         let mut seed = 0;

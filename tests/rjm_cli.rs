@@ -183,6 +183,20 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     assert_user_error(&run(&["rjm", "restarts"], "10\n"), "standard input ended");
     assert_user_error(
+        &run(
+            &[
+                "rjm",
+                "restarts",
+                "--iterations",
+                "18446744073709551615",
+                "--descents",
+                "2",
+            ],
+            "",
+        ),
+        "is too many",
+    );
+    assert_user_error(
         &run(&["rjm", "evaluate", "--maze", "no/such/file.txt"], ""),
         "no/such/file.txt: cannot read the maze file",
     );

@@ -166,14 +166,15 @@ impl Runner for RjmRunner {
                 Acceptance::Uphill {
                     probability: params.float("uphill_probability")?,
                 },
-                Settings::split(total, params.int("restarts")? as u64),
+                params.int("restarts")? as u64,
             ),
-            "anneal" => (Acceptance::Anneal(schedule(params)?), vec![total]),
+            "anneal" => (Acceptance::Anneal(schedule(params)?), 1),
             other => anyhow::bail!("rjm has no algorithm {other}"),
         };
         let settings = Settings {
             acceptance,
             sideways_cap,
+            iterations: total,
             descents,
             checkpoints: log_checkpoints(total),
         };

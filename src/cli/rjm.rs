@@ -123,7 +123,8 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
             search(
                 &common,
                 Acceptance::Uphill { probability: 0.0 },
-                vec![iterations],
+                iterations,
+                1,
             )
         }
         RjmCommand::Restarts {
@@ -133,12 +134,14 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
         } => {
             let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
             let descents = value_or_ask(descents, "Hill descents? ", prompt::positive_int)?;
-            let plan = usize::try_from(descents)
-                .map_err(|_| crate::user_error!("--descents {descents} is too large"))?;
+            let total = iterations.checked_mul(descents).ok_or_else(|| {
+                crate::user_error!("{iterations} iterations × {descents} descents is too many")
+            })?;
             search(
                 &common,
                 Acceptance::Uphill { probability: 0.0 },
-                vec![iterations; plan],
+                total,
+                descents,
             )
         }
         RjmCommand::Uphill {
@@ -152,11 +155,7 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
                 "Uphill step probability? ",
                 prompt::probability,
             )?;
-            search(
-                &common,
-                Acceptance::Uphill { probability },
-                vec![iterations],
-            )
+            search(&common, Acceptance::Uphill { probability }, iterations, 1)
         }
         RjmCommand::Anneal {
             common,
@@ -170,7 +169,8 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
             search(
                 &common,
                 Acceptance::Anneal(Schedule::Geometric { t0, decay }),
-                vec![iterations],
+                iterations,
+                1,
             )
         }
     };
@@ -190,12 +190,13 @@ fn seed(common: &Common) -> u64 {
 }
 
 /// Parts 3–6: a random start, the search, and the best maze in the part-2 format.
-fn search(common: &Common, acceptance: Acceptance, descents: Vec<u64>) -> String {
+fn search(common: &Common, acceptance: Acceptance, iterations: u64, descents: u64) -> String {
     let mut rng = rng_from_seed(seed(common));
     let start = Maze::random(common.size.unwrap_or(5), &mut rng);
     let settings = Settings {
         acceptance,
         sideways_cap: None,
+        iterations,
         descents,
         checkpoints: Vec::new(),
     };

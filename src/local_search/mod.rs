@@ -54,21 +54,21 @@ pub struct Settings {
     /// a row (a row ends at any accepted improving or uphill move, and at a restart).
     /// `None`: always accepted, as in the seed. `Some(0)`: never.
     pub sideways_cap: Option<u64>,
-    /// The iterations of each descent; more than one entry means random restarts
-    /// between them (part 4). Their sum is the run's iteration count.
-    pub descents: Vec<u64>,
+    /// The run's iterations, in all.
+    pub iterations: u64,
+    /// Descents sharing the iterations as evenly as possible (the first
+    /// `iterations % descents` get one more); more than one means random restarts
+    /// between them (part 4).
+    pub descents: u64,
     /// Iteration counts at which to record the best energy so far (sorted).
     pub checkpoints: Vec<u64>,
 }
 
 impl Settings {
-    /// `total` iterations split as evenly as possible over `restarts` descents (the
-    /// first `total % restarts` descents get one more).
-    pub fn split(total: u64, restarts: u64) -> Vec<u64> {
-        let restarts = restarts.max(1);
-        (0..restarts)
-            .map(|i| total / restarts + u64::from(i < total % restarts))
-            .collect()
+    /// The iterations of descent `i`.
+    pub fn descent_length(&self, i: u64) -> u64 {
+        let d = self.descents.max(1);
+        self.iterations / d + u64::from(i < self.iterations % d)
     }
 }
 
@@ -125,7 +125,7 @@ pub fn search<L: Landscape>(
         Acceptance::Anneal(_) => 0.0,
     };
     let cap = settings.sideways_cap.unwrap_or(u64::MAX);
-    let total: u64 = settings.descents.iter().sum();
+    let total = settings.iterations;
 
     let mut current = land.energy();
     let mut evaluations = 1;
@@ -153,7 +153,8 @@ pub fn search<L: Landscape>(
     let mut next_checkpoint = checkpoints.next().unwrap_or(u64::MAX);
 
     let mut iteration = 0u64;
-    for (descent, &length) in settings.descents.iter().enumerate() {
+    for descent in 0..settings.descents.max(1) {
+        let length = settings.descent_length(descent);
         if descent > 0 {
             land.restart(rng);
             current = land.energy();
@@ -284,11 +285,12 @@ pub(crate) mod tests {
         }
     }
 
-    fn settings(acceptance: Acceptance, cap: Option<u64>, descents: Vec<u64>) -> Settings {
+    fn settings(acceptance: Acceptance, cap: Option<u64>, descents: (u64, u64)) -> Settings {
         Settings {
             acceptance,
             sideways_cap: cap,
-            descents,
+            iterations: descents.0,
+            descents: descents.1,
             checkpoints: vec![1, 10, 100],
         }
     }
@@ -304,7 +306,7 @@ pub(crate) mod tests {
         };
         let out = search(
             &mut land,
-            &settings(Acceptance::Uphill { probability: 0.0 }, None, vec![1000]),
+            &settings(Acceptance::Uphill { probability: 0.0 }, None, (1000, 1)),
             &mut rng_from_seed(1),
         );
         assert_eq!(out.best_energy, 2.0);
@@ -328,7 +330,7 @@ pub(crate) mod tests {
         };
         let out = search(
             &mut land,
-            &settings(Acceptance::Uphill { probability: 1.0 }, None, vec![1000]),
+            &settings(Acceptance::Uphill { probability: 1.0 }, None, (1000, 1)),
             &mut rng_from_seed(1),
         );
         assert_eq!(out.best_energy, 1.0);
@@ -350,7 +352,7 @@ pub(crate) mod tests {
         };
         let out = search(
             &mut land,
-            &settings(Acceptance::Uphill { probability: 0.0 }, Some(0), vec![500]),
+            &settings(Acceptance::Uphill { probability: 0.0 }, Some(0), (500, 1)),
             &mut rng_from_seed(1),
         );
         assert_eq!(out.accepted_sideways, 0);
@@ -362,7 +364,7 @@ pub(crate) mod tests {
         };
         let out = search(
             &mut land,
-            &settings(Acceptance::Uphill { probability: 0.0 }, Some(7), vec![500]),
+            &settings(Acceptance::Uphill { probability: 0.0 }, Some(7), (500, 1)),
             &mut rng_from_seed(1),
         );
         assert_eq!(out.accepted_sideways, 7);
@@ -373,11 +375,7 @@ pub(crate) mod tests {
         };
         let out = search(
             &mut land,
-            &settings(
-                Acceptance::Uphill { probability: 0.0 },
-                Some(7),
-                vec![100, 100, 100],
-            ),
+            &settings(Acceptance::Uphill { probability: 0.0 }, Some(7), (300, 3)),
             &mut rng_from_seed(1),
         );
         assert_eq!(out.accepted_sideways, 21, "each restart begins a new row");
@@ -389,7 +387,7 @@ pub(crate) mod tests {
         };
         let out = search(
             &mut land,
-            &settings(Acceptance::Uphill { probability: 0.0 }, None, vec![500]),
+            &settings(Acceptance::Uphill { probability: 0.0 }, None, (500, 1)),
             &mut rng_from_seed(1),
         );
         assert_eq!(out.accepted_sideways, 500);
@@ -408,7 +406,7 @@ pub(crate) mod tests {
             let sched = Schedule::Geometric { t0: t, decay: 1.0 };
             let out = search(
                 &mut land,
-                &settings(Acceptance::Anneal(sched), None, vec![200_000]),
+                &settings(Acceptance::Anneal(sched), None, (200_000, 1)),
                 &mut rng_from_seed(4),
             );
             // Steps from state 1 are always improving; from 0 uphill with prob q:
@@ -423,9 +421,26 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn split_spreads_the_budget() {
-        assert_eq!(Settings::split(10, 3), vec![4, 3, 3]);
-        assert_eq!(Settings::split(10_000, 100).iter().sum::<u64>(), 10_000);
-        assert_eq!(Settings::split(5, 0), vec![5]);
+    fn descents_share_the_budget_evenly() {
+        let s = |iterations, descents| Settings {
+            acceptance: Acceptance::Uphill { probability: 0.0 },
+            sideways_cap: None,
+            iterations,
+            descents,
+            checkpoints: Vec::new(),
+        };
+        assert_eq!(
+            (0..3)
+                .map(|i| s(10, 3).descent_length(i))
+                .collect::<Vec<_>>(),
+            vec![4, 3, 3]
+        );
+        assert_eq!(
+            (0..100)
+                .map(|i| s(10_000, 100).descent_length(i))
+                .sum::<u64>(),
+            10_000
+        );
+        assert_eq!(s(5, 0).descent_length(0), 5);
     }
 }

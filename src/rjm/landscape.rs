@@ -103,11 +103,12 @@ mod tests {
     use crate::local_search::{Acceptance, Schedule, Settings};
     use crate::rng::rng_from_seed;
 
-    fn settings(acceptance: Acceptance, descents: Vec<u64>) -> Settings {
+    fn settings(acceptance: Acceptance, iterations: u64) -> Settings {
         Settings {
             acceptance,
             sideways_cap: None,
-            descents,
+            iterations,
+            descents: 1,
             checkpoints: vec![1, 10, 100, 1000],
         }
     }
@@ -122,7 +123,7 @@ mod tests {
                     t0: 1.0,
                     decay: 0.999,
                 }),
-                vec![1000],
+                1000,
             );
             let out = optimize(&start, &s, &mut rng);
             assert_eq!(
@@ -147,7 +148,7 @@ mod tests {
             let start = Maze::random(5, &mut rng);
             let out = optimize(
                 &start,
-                &settings(Acceptance::Uphill { probability: 0.0 }, vec![1000]),
+                &settings(Acceptance::Uphill { probability: 0.0 }, 1000),
                 &mut rng,
             );
             assert!(out.best_energy <= -10.0, "seed {seed}: {}", out.best_energy);
