@@ -220,7 +220,7 @@ fn count_cmd(a: &CountArgs) -> anyhow::Result<()> {
         {
             failed = Some(e);
         }
-    });
+    })?;
     if let Some(e) = failed {
         return Err(e.into());
     }

@@ -21,20 +21,25 @@ pub struct CountRow {
     pub positions_up_to_symmetry: u64,
 }
 
+/// The most positions (up to the start's symmetries) one layer may hold before counting
+/// stops: about 4 GB of keys while the next layer is built.
+pub const MAX_LAYER: usize = 60_000_000;
+
 /// Counts the reachable positions per number of jumps, stopping after the last layer
 /// that is not empty.
-pub fn count(shape: &Shape, start: Board) -> Vec<CountRow> {
+pub fn count(shape: &Shape, start: Board) -> anyhow::Result<Vec<CountRow>> {
     count_with(shape, start, None, |_| {})
 }
 
 /// [`count`] up to `max_jumps` jumps (all when `None`), calling `progress` with each row
-/// as soon as it is known.
+/// as soon as it is known. A layer larger than [`MAX_LAYER`] stops the count with an
+/// error (the rows so far have been reported) rather than exhausting memory.
 pub fn count_with(
     shape: &Shape,
     start: Board,
     max_jumps: Option<u32>,
     progress: impl FnMut(&CountRow),
-) -> Vec<CountRow> {
+) -> anyhow::Result<Vec<CountRow>> {
     let packer = Packer::new(shape.holes());
     let max = max_jumps.unwrap_or(u32::MAX);
     if packer.fits_u64 {
@@ -50,7 +55,7 @@ fn layers<K: Key + Ord>(
     packer: &Packer,
     max_jumps: u32,
     mut progress: impl FnMut(&CountRow),
-) -> Vec<CountRow> {
+) -> anyhow::Result<Vec<CountRow>> {
     let all: Vec<usize> = (0..shape.symmetry_count()).collect();
     // The symmetries fixing the start also fix the whole reachable set.
     let fixing = shape.stabilizer(start);
@@ -87,6 +92,12 @@ fn layers<K: Key + Ord>(
         if jumps >= max_jumps {
             break;
         }
+        if layer.len() > MAX_LAYER {
+            crate::user_bail!(
+                "counting stops after {jumps} jumps: that layer holds {} positions up to symmetry, more than the {MAX_LAYER} this command keeps in memory (use --max-jumps to stop earlier)",
+                layer.len()
+            );
+        }
         let mut next: Vec<K> = layer
             .par_chunks(1 << 14)
             .flat_map_iter(|chunk| {
@@ -109,7 +120,7 @@ fn layers<K: Key + Ord>(
         next.dedup();
         layer = next;
     }
-    rows
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -143,7 +154,7 @@ mod tests {
             parse_board("ooo\no.o\nooo\n", "u").unwrap(),
         ];
         for p in boards {
-            let rows = count(&p.shape, p.start);
+            let rows = count(&p.shape, p.start).unwrap();
             let got: Vec<(u64, u64)> = rows
                 .iter()
                 .map(|r| (r.positions, r.positions_up_to_symmetry))
@@ -160,7 +171,7 @@ mod tests {
             text.push_str(if y == 4 { "oooo.oooo\n" } else { "ooooooooo\n" });
         }
         let p = parse_board(&text, "full").unwrap();
-        let rows = count_with(&p.shape, p.start, Some(3), |_| {});
+        let rows = count_with(&p.shape, p.start, Some(3), |_| {}).unwrap();
         let got: Vec<(u64, u64)> = rows
             .iter()
             .map(|r| (r.positions, r.positions_up_to_symmetry))
@@ -171,7 +182,7 @@ mod tests {
     #[test]
     fn english_board_matches_brute_force_for_eight_jumps() {
         let p = level(4).unwrap();
-        let rows = count_with(&p.shape, p.start, Some(8), |_| {});
+        let rows = count_with(&p.shape, p.start, Some(8), |_| {}).unwrap();
         let got: Vec<(u64, u64)> = rows
             .iter()
             .map(|r| (r.positions, r.positions_up_to_symmetry))
