@@ -743,6 +743,38 @@ base_seed = 7
                 .len(),
             1
         );
+        let over = parse(
+            &text,
+            "c.toml",
+            &["variant.linear.sweep.initial_temperature=[7]".into()],
+        )
+        .unwrap();
+        let lin = &over.variants[0];
+        assert_eq!(
+            lin.sweep
+                .iter()
+                .find(|a| a.name == "initial_temperature")
+                .unwrap()
+                .values[0]
+                .value,
+            Value::Int(7)
+        );
+        assert_eq!(
+            over.variants[1]
+                .sweep
+                .iter()
+                .find(|a| a.name == "initial_temperature")
+                .unwrap()
+                .values
+                .len(),
+            3
+        );
+        assert!(
+            parse(&text, "c.toml", &["variant.cubic.params.x=1".into()])
+                .unwrap_err()
+                .to_string()
+                .contains("no variant named")
+        );
         let dup = format!("{BASIC}\n[[variant]]\nname = \"a\"\n[[variant]]\nname = \"a\"\n");
         assert!(
             parse(&dup, "c.toml", &[])
