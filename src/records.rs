@@ -98,11 +98,12 @@ impl Journal {
     /// Opens for appending. A torn last line from an interrupted run is cut off first,
     /// so that new lines start on a line of their own.
     pub fn open(path: &Path) -> anyhow::Result<Journal> {
-        if let Ok(text) = std::fs::read(path) {
-            if !text.is_empty() && !text.ends_with(b"\n") {
-                let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                crate::atomic::write(path, &text[..keep])?;
-            }
+        if let Ok(text) = std::fs::read(path)
+            && !text.is_empty()
+            && !text.ends_with(b"\n")
+        {
+            let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            crate::atomic::write(path, &text[..keep])?;
         }
         let file = std::fs::OpenOptions::new()
             .create(true)

@@ -270,7 +270,14 @@ pub(crate) mod tests {
         }
         fn neighbours(&self) -> Vec<(usize, usize)> {
             let p = self.pos;
-            [p.checked_sub(1), (p + 1 < self.energies.len()).then_some(p + 1)].into_iter().flatten().map(|to| (p, to)).collect()
+            [
+                p.checked_sub(1),
+                (p + 1 < self.energies.len()).then_some(p + 1),
+            ]
+            .into_iter()
+            .flatten()
+            .map(|to| (p, to))
+            .collect()
         }
     }
 

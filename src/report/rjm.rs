@@ -435,13 +435,12 @@ fn schedules(ctx: &Context, q: &Question) -> anyhow::Result<String> {
                 .filter(|(a, _)| **a == s)
                 .map(|(_, y)| *y)
                 .collect();
-            if let Some(sum) = Summary::of(&sample) {
-                if top
+            if let Some(sum) = Summary::of(&sample)
+                && top
                     .as_ref()
                     .is_none_or(|t| (sum.median, sum.mean) > (t.2.median, t.2.mean))
-                {
-                    top = Some((s, sample, sum));
-                }
+            {
+                top = Some((s, sample, sum));
             }
         }
         if let Some((s, sample, sum)) = top {

@@ -94,6 +94,7 @@ impl Maze {
         self.jumps[cell]
     }
 
+    #[cfg(test)]
     pub(crate) fn jumps_mut(&mut self) -> &mut [u8] {
         &mut self.jumps
     }
