@@ -788,9 +788,9 @@ fn budget_study(ctx: &Context, q: &Question) -> anyhow::Result<String> {
     }
     if !tails.is_empty() {
         answer.push(format!(
-            "Beyond {} expansions (second figure), {}.",
+            "Beyond {} expansions (second figure): {}.",
             count(high),
-            and_list(&tails)
+            tails.join("; ")
         ));
     }
     let timed: Vec<&Run> = grid.iter().filter(|r| r.expanded >= 100_000).collect();
@@ -1096,10 +1096,10 @@ fn strong_vs_seed(ctx: &Context, q: &Question) -> anyhow::Result<String> {
                 &short
                     .iter()
                     .map(|(_, p)| format!(
-                        "{}{} on level {} in {} expansions ({} s)",
+                        "{} on level {} ({}{} expansions, {} s)",
                         pegs(p.pegs_left),
-                        if p.proved == Some(true) { ", proved fewest," } else { "" },
                         p.level,
+                        if p.proved == Some(true) { "proved fewest; " } else { "" },
                         count(p.expanded),
                         secs(p.seconds)
                     ))
