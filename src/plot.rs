@@ -1,12 +1,14 @@
 //! Figures, drawn with plotters as PNG and SVG: median lines with interquartile bands,
-//! box plots, heatmaps, histograms, interval (ranking) plots and labelled grids with a
-//! path. They take plain numbers and labels, nothing of any domain.
+//! box plots, heatmaps, histograms, interval (ranking) plots, labelled grids with a
+//! path, and point charts with chosen ticks (one point per run). They take plain
+//! numbers and labels, nothing of any domain.
 //!
 //! Text uses DejaVu Sans, embedded through the `dejavu` crate, so figures render the same
 //! on a machine without any font package.
 
 use anyhow::Context;
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -698,6 +700,277 @@ impl Figure for BoardPicture {
                     (cell_px / 3).max(6),
                     PALETTE[0].stroke_width(3),
                 )))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// Lines through points with chosen tick marks, distinct markers per series, notes
+/// above points and dashed reference lines: the study's figures (each run is one point,
+/// so there is no spread to draw). Log axes are drawn as log10 of the values.
+pub struct PointChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<(String, Vec<(f64, f64)>)>,
+    pub x_ticks: Vec<(f64, String)>,
+    pub y_ticks: Vec<(f64, String)>,
+    pub log_x: bool,
+    pub log_y: bool,
+    pub legend: SeriesLabelPosition,
+    /// Text centred just above a point: (x, y, text).
+    pub notes: Vec<(f64, f64, String)>,
+    /// Dashed vertical lines: (x, label).
+    pub marks: Vec<(f64, String)>,
+}
+
+/// The range of `values` with margins below and above (fractions of the span).
+fn padded(values: impl Iterator<Item = f64>, below: f64, above: f64) -> (f64, f64) {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let span = (hi - lo).max(1.0);
+    (lo - span * below, hi + span * above)
+}
+
+impl PointChart {
+    fn tx(&self, x: f64) -> f64 {
+        if self.log_x { x.log10() } else { x }
+    }
+
+    fn ty(&self, y: f64) -> f64 {
+        if self.log_y { y.log10() } else { y }
+    }
+}
+
+/// A linear axis (of drawn coordinates) with grid lines and labels exactly at its
+/// ticks and nowhere else.
+struct TickAxis {
+    lo: f64,
+    hi: f64,
+    /// (position, label).
+    ticks: Vec<(f64, String)>,
+}
+
+impl Ranged for TickAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let f = (value - self.lo) / (self.hi - self.lo);
+        limit.0 + (f * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // Bold points only: no light grid lines between the ticks.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.iter().map(|t| t.0).collect()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.lo..self.hi
+    }
+}
+
+impl ValueFormatter<f64> for TickAxis {
+    fn format_ext(&self, value: &f64) -> String {
+        self.ticks
+            .iter()
+            .find(|t| (t.0 - value).abs() < 1e-9)
+            .map(|t| t.1.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// Integer ticks from `lo` to `hi`.
+pub fn integer_ticks(lo: u64, hi: u64) -> Vec<(f64, String)> {
+    (lo..=hi).map(|v| (v as f64, v.to_string())).collect()
+}
+
+/// Ticks at the powers of ten from `lo` to `hi`, labelled 1, 10, 100, 1k, …, 1M, 10M.
+pub fn decade_ticks(lo: f64, hi: f64) -> Vec<(f64, String)> {
+    let (a, b) = (
+        lo.max(1.0).log10().floor() as i32,
+        hi.max(1.0).log10().ceil() as i32,
+    );
+    (a..=b)
+        .map(|e| {
+            let v = 10f64.powi(e);
+            (v, short_number(v))
+        })
+        .collect()
+}
+
+/// 1500000 as "1.5M", 20000 as "20k".
+pub fn short_number(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{}M", number(v / 1e6))
+    } else if v >= 1e3 {
+        format!("{}k", number(v / 1e3))
+    } else {
+        number(v)
+    }
+}
+
+impl Figure for PointChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let xs = self
+            .series
+            .iter()
+            .flat_map(|s| s.1.iter().map(|p| p.0))
+            .chain(self.x_ticks.iter().map(|t| t.0))
+            .map(|x| self.tx(x));
+        let (x0, x1) = padded(xs, 0.04, 0.04);
+        let ys = self
+            .series
+            .iter()
+            .flat_map(|s| s.1.iter().map(|p| p.1))
+            .chain(self.y_ticks.iter().map(|t| t.0))
+            .map(|y| self.ty(y));
+        let (y0, y1) = padded(ys, 0.06, 0.22);
+        let x_keys: Vec<(f64, String)> = self
+            .x_ticks
+            .iter()
+            .map(|t| (self.tx(t.0), t.1.clone()))
+            .collect();
+        let y_keys: Vec<(f64, String)> = self
+            .y_ticks
+            .iter()
+            .map(|t| (self.ty(t.0), t.1.clone()))
+            .collect();
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, style(22))
+            .margin(14)
+            .x_label_area_size(50)
+            .y_label_area_size(80)
+            .build_cartesian_2d(
+                TickAxis {
+                    lo: x0,
+                    hi: x1,
+                    ticks: x_keys,
+                },
+                TickAxis {
+                    lo: y0,
+                    hi: y1,
+                    ticks: y_keys,
+                },
+            )
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .label_style(style(14))
+            .axis_desc_style(style(16))
+            .bold_line_style(BLACK.mix(0.12))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        let grey = RGBColor(90, 90, 90);
+        for (x, name) in &self.marks {
+            let x = self.tx(*x);
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(x, y0), (x, y1)],
+                    6,
+                    4,
+                    grey.stroke_width(1),
+                ))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    name.clone(),
+                    (x, y1 - (y1 - y0) * 0.02),
+                    style(13).color(&grey),
+                )))
+                .map_err(err)?;
+        }
+        for (i, (name, pts)) in self.series.iter().enumerate() {
+            let colour = PALETTE[i % PALETTE.len()];
+            let pts: Vec<(f64, f64)> = pts.iter().map(|&(x, y)| (self.tx(x), self.ty(y))).collect();
+            let line = chart
+                .draw_series(LineSeries::new(pts.iter().copied(), colour.stroke_width(2)))
+                .map_err(err)?;
+            let line = line.label(name.clone());
+            let solid = colour.filled();
+            let stroke = colour.stroke_width(2);
+            match i % 4 {
+                0 => {
+                    line.legend(move |(x, y)| {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(0, 0), (22, 0)], stroke)
+                            + Circle::new((11, 0), 4, solid)
+                    });
+                    chart
+                        .draw_series(pts.iter().map(|&p| Circle::new(p, 4, solid)))
+                        .map_err(err)?;
+                }
+                1 => {
+                    line.legend(move |(x, y)| {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(0, 0), (22, 0)], stroke)
+                            + TriangleMarker::new((11, 0), 6, solid)
+                    });
+                    chart
+                        .draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 6, solid)))
+                        .map_err(err)?;
+                }
+                2 => {
+                    line.legend(move |(x, y)| {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(0, 0), (22, 0)], stroke)
+                            + Rectangle::new([(7, -4), (15, 4)], solid)
+                    });
+                    chart
+                        .draw_series(pts.iter().map(|&p| {
+                            EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], solid)
+                        }))
+                        .map_err(err)?;
+                }
+                _ => {
+                    line.legend(move |(x, y)| {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(0, 0), (22, 0)], stroke)
+                            + Cross::new((11, 0), 5, stroke)
+                    });
+                    chart
+                        .draw_series(pts.iter().map(|&p| Cross::new(p, 5, stroke)))
+                        .map_err(err)?;
+                }
+            }
+        }
+        let centred = style(13).pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Center,
+            plotters::style::text_anchor::VPos::Bottom,
+        ));
+        for (x, y, t) in &self.notes {
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((self.tx(*x), self.ty(*y)))
+                        + Text::new(t.clone(), (0, -9), centred.clone()),
+                ))
+                .map_err(err)?;
+        }
+        if self.series.len() > 1 {
+            chart
+                .configure_series_labels()
+                .label_font(style(14))
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK.mix(0.3))
+                .position(self.legend.clone())
+                .draw()
                 .map_err(err)?;
         }
         Ok(())
