@@ -82,17 +82,6 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("drawing: {e}")
 }
 
-/// An axis number: integers without a decimal point, others with at most three
-/// significant decimals.
-fn number(v: f64) -> String {
-    if v == v.round() && v.abs() < 1e15 {
-        format!("{v:.0}")
-    } else {
-        let s = format!("{v:.3}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
 /// Axis range with a margin; a degenerate range is widened.
 fn span(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -188,13 +177,27 @@ impl Figure for LinePlot {
                 .flat_map(|s| s.points.iter().flat_map(|p| [p.1, p.2, p.3])),
             self.log_y,
         );
+        // A few integer x values (categories such as instances): one tick per integer.
+        let integer_x = !self.log_x
+            && xs.1 - xs.0 <= 12.0
+            && self
+                .series
+                .iter()
+                .flat_map(|s| s.points.iter())
+                .all(|p| p.0.fract() == 0.0);
+        let x_ticks = if integer_x {
+            (xs.1.floor() - xs.0.ceil()) as usize + 1
+        } else {
+            10
+        };
         chart_axes!(root, &self.title, xs, ys, self.log_x, self.log_y, |chart| {
             chart
                 .configure_mesh()
                 .x_desc(&self.x_label)
                 .y_desc(&self.y_label)
-                .x_label_formatter(&|v| number(*v))
-                .y_label_formatter(&|v| number(*v))
+                .x_labels(x_ticks)
+                .x_label_formatter(&|x| number(*x))
+                .y_label_formatter(&|y| number(*y))
                 .label_style(style(14))
                 .axis_desc_style(style(16))
                 .light_line_style(WHITE.mix(0.0))
@@ -240,6 +243,26 @@ impl Figure for LinePlot {
             }
         });
         Ok(())
+    }
+}
+
+/// An axis tick: no trailing zeros, and large numbers as `2.5e6`, so log axes stay
+/// narrow.
+fn number(v: f64) -> String {
+    if v.abs() >= 1e5 {
+        let exp = v.abs().log10().floor();
+        let mantissa = v / 10f64.powf(exp);
+        let m = format!("{mantissa:.1}");
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        format!("{m}e{exp}")
+    } else {
+        let s = format!("{v:.3}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        if s == "-0" {
+            "0".to_string()
+        } else {
+            s.to_string()
+        }
     }
 }
 
@@ -980,6 +1003,15 @@ impl Figure for PointChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn axis_numbers_are_short() {
+        assert_eq!(number(5.0), "5");
+        assert_eq!(number(0.25), "0.25");
+        assert_eq!(number(12500.0), "12500");
+        assert_eq!(number(1e9), "1e9");
+        assert_eq!(number(2.5e6), "2.5e6");
+    }
 
     #[test]
     fn every_figure_renders_png_and_svg_with_text() {

@@ -1,6 +1,8 @@
 //! The sliding-tile domain as the experiment pipeline sees it: IDA* on the benchmark
 //! sets (`ida`) and BFS, DFS, A* and IDA* on random 8-puzzles of a chosen optimal
 //! distance (`random8`), with seed 000's metrics and nodes per second in every row.
+//! `random8` draws its instance from `instance_seed` when set (else from the run's
+//! seed), so an experiment can give every algorithm the same instances.
 
 use crate::params::{ParamSpec, Params, Value};
 use crate::runner::{AlgorithmSpec, RunOutput, Runner};
@@ -77,10 +79,10 @@ impl Runner for TilesRunner {
                 description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
                 params: vec![
                     ParamSpec::choice(
-                        "algorithm",
+                        "search",
                         &["bfs", "dfs", "astar", "ida"],
                         None,
-                        "the search algorithm",
+                        "the search algorithm (`search`, as `algorithm` is the table's column for random8 itself)",
                     ),
                     ParamSpec::int(
                         "depth_min",
@@ -95,6 +97,18 @@ impl Runner for TilesRunner {
                         31,
                         Some(20),
                         "largest optimal distance (the distance is drawn uniformly in the band)",
+                    ),
+                    ParamSpec::optional_int(
+                        "depth",
+                        0,
+                        31,
+                        "exact optimal distance (overrides depth_min and depth_max)",
+                    ),
+                    ParamSpec::optional_int(
+                        "instance_seed",
+                        0,
+                        i64::MAX,
+                        "draw the instance from this seed instead of the run's, so that every algorithm gets the same instances",
                     ),
                     ParamSpec::choice(
                         "heuristic",
@@ -169,11 +183,17 @@ fn per_second(n: u64, secs: f64) -> Value {
 }
 
 fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
-    let (lo, hi) = (params.int("depth_min")?, params.int("depth_max")?);
+    let (lo, hi) = match params.opt_int("depth")? {
+        Some(d) => (d, d),
+        None => (params.int("depth_min")?, params.int("depth_max")?),
+    };
     if lo > hi {
         user_bail!("depth_min = {lo} is larger than depth_max = {hi}");
     }
-    let mut rng = crate::rng::rng_from_seed(seed);
+    let instance_seed = params.opt_int("instance_seed")?.map_or(seed, |s| {
+        crate::rng::derive_seed(0, "tiles/random8 instance", s as u64)
+    });
+    let mut rng = crate::rng::rng_from_seed(instance_seed);
     let depth = rng.random_range(lo..=hi) as usize;
     let index = rng.random_range(0..usize::MAX);
     let start = census::eight_puzzle_at(depth, index)
@@ -190,12 +210,12 @@ fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
     let limit = params.opt_int("dfs_limit")?.map(|l| l as u64);
     let problem = Problem::new(start, goal, order, h);
     let started = Instant::now();
-    let o = match params.str("algorithm")? {
+    let o = match params.str("search")? {
         "bfs" => problem.bfs(limit),
         "dfs" => problem.dfs(limit),
         "astar" => problem.astar(limit),
         "ida" => problem.ida(limit),
-        other => user_bail!("random8 has no algorithm {other:?} (bfs, dfs, astar, ida)"),
+        other => user_bail!("random8 has no search {other:?} (bfs, dfs, astar, ida)"),
     };
     let secs = started.elapsed().as_secs_f64();
     let thresholds: Value = if o.stats.thresholds.is_empty() {
@@ -288,7 +308,7 @@ mod tests {
         for alg in ["bfs", "dfs", "astar", "ida"] {
             let p = params(
                 &[
-                    ("algorithm", alg.into()),
+                    ("search", alg.into()),
                     ("depth_min", Value::Int(12)),
                     ("depth_max", Value::Int(16)),
                 ],
@@ -306,8 +326,23 @@ mod tests {
                 assert_eq!(len, optimal, "{alg}");
             }
         }
+        // With an instance seed, every algorithm gets the same instance.
+        let same = |alg: &str| {
+            let p = params(
+                &[
+                    ("search", alg.into()),
+                    ("depth", Value::Int(14)),
+                    ("instance_seed", Value::Int(3)),
+                ],
+                "random8",
+            );
+            let out = TilesRunner.run("random8", &p, 99).unwrap();
+            (metric(&out, "optimal").clone(), metric(&out, "h0").clone())
+        };
+        assert_eq!(same("bfs"), same("astar"));
+        assert_eq!(same("bfs").0, Value::Int(14));
         let p = params(
-            &[("algorithm", "dfs".into()), ("dfs_limit", Value::Int(100))],
+            &[("search", "dfs".into()), ("dfs_limit", Value::Int(100))],
             "random8",
         );
         let out = TilesRunner.run("random8", &p, 1).unwrap();

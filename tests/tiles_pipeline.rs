@@ -1,0 +1,168 @@
+//! The sliding-tile experiments of the report as a user runs them: the configs behind
+//! the tiles and korf100 studies, shrunk with `--set` so they take seconds, checked for
+//! the rows they produce, Korf's node counts and the published optimal lengths.
+
+mod common;
+use common::{assert_user_error, run_in};
+use std::collections::HashMap;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `searchlab run configs/<config>.toml --out <out> --quiet <sets…>`.
+fn run_config(out: &Path, config: &str, sets: &[&str]) -> common::Output {
+    let path = root().join(format!("configs/{config}.toml"));
+    let mut args = vec![
+        "run",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    for s in sets {
+        args.push("--set");
+        args.push(s);
+    }
+    run_in(Some(root()), &args, "")
+}
+
+/// The rows of a results CSV as column → value maps (no value of ours contains a comma).
+fn rows(csv: &Path) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(csv).unwrap_or_else(|e| panic!("{}: {e}", csv.display()));
+    let mut lines = text.lines();
+    let head: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    lines
+        .map(|l| {
+            head.iter()
+                .cloned()
+                .zip(l.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn seed000_config_reproduces_the_seeds_rows_with_optimal_lengths() {
+    let out = tempfile::tempdir().unwrap();
+    let r = run_config(
+        out.path(),
+        "tiles_seed000",
+        &[
+            "sweep.instance=[2, 4]",
+            "sweep.heuristic=[\"manhattan\", \"all\"]",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let rows = rows(&out.path().join("tiles_seed000/results.csv"));
+    assert_eq!(rows.len(), 4);
+    for row in &rows {
+        assert_eq!(row["solved"], "true");
+        assert_eq!(row["solution_length"], row["optimal"], "{row:?}");
+        assert!(!row["thresholds"].is_empty());
+        assert!(row["expanded_per_second"].parse::<f64>().unwrap() > 0.0);
+    }
+    let get = |id: &str, h: &str| {
+        rows.iter()
+            .find(|r| r["instance"] == id && r["heuristic"] == h)
+            .unwrap_or_else(|| panic!("no row for {id} {h}"))
+    };
+    // Seed 000's table: instance 2 has h(s0) = 43, cost 55 and Korf's count 15,300,442.
+    let two = get("2", "manhattan");
+    assert_eq!(
+        (two["h0"].as_str(), two["solution_length"].as_str()),
+        ("43", "55")
+    );
+    assert_eq!(two["generated"], "15300442");
+    assert_eq!(two["thresholds"], "43 45 47 49 51 53 55");
+    // The improved heuristic needs fewer nodes on both instances.
+    for id in ["2", "4"] {
+        let m: u64 = get(id, "manhattan")["generated"].parse().unwrap();
+        let a: u64 = get(id, "all")["generated"].parse().unwrap();
+        assert!(a < m, "instance {id}: {a} >= {m}");
+    }
+}
+
+#[test]
+fn korf100_config_checks_against_korfs_table() {
+    let out = tempfile::tempdir().unwrap();
+    let r = run_config(
+        out.path(),
+        "korf100",
+        &[
+            "sweep.instance=[9, 12]",
+            "sweep.heuristic=[\"manhattan\", \"linear\"]",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let rows = rows(&out.path().join("korf100/results.csv"));
+    assert_eq!(rows.len(), 4);
+    for row in &rows {
+        assert_eq!(row["solution_length"], row["optimal"], "{row:?}");
+        assert!(row["h0"].parse::<u32>().unwrap() <= row["optimal"].parse::<u32>().unwrap());
+    }
+    let nine = rows
+        .iter()
+        .find(|r| r["instance"] == "9" && r["heuristic"] == "manhattan")
+        .unwrap();
+    assert_eq!(nine["generated"], "1650696", "Korf (1985), instance 9");
+    assert_eq!(nine["optimal"], "46");
+}
+
+#[test]
+fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
+    let out = tempfile::tempdir().unwrap();
+    let r = run_config(
+        out.path(),
+        "tiles_eight",
+        &[
+            "sweep.depth=[6, 10]",
+            "sweep.instance_seed=[0, 1, 2]",
+            "variant.dfs_unlimited.sweep.depth=[10]",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let rows = rows(&out.path().join("tiles_eight/results.csv"));
+    // bfs, astar, ida: 2 depths × 3 boards; dfs: 3 limits × 6; unlimited dfs: 3.
+    assert_eq!(rows.len(), 3 * 6 + 3 * 6 + 3);
+    let mut boards: HashMap<(String, String), String> = HashMap::new();
+    for row in &rows {
+        assert_eq!(row["optimal"], row["depth"]);
+        let key = (row["depth"].clone(), row["instance_seed"].clone());
+        let h0 = boards.entry(key).or_insert_with(|| row["h0"].clone());
+        assert_eq!(*h0, row["h0"], "same board for every algorithm: {row:?}");
+        match row["variant"].as_str() {
+            "bfs" | "astar" | "ida" => {
+                assert_eq!(row["solution_length"], row["optimal"], "{row:?}")
+            }
+            "dfs_unlimited" => assert_eq!(row["solved"], "true"),
+            _ => {
+                let limit: u64 = row["dfs_limit"].parse().unwrap();
+                assert!(row["expanded"].parse::<u64>().unwrap() <= limit);
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_tiles_settings_are_one_line_errors() {
+    let out = tempfile::tempdir().unwrap();
+    let r = run_config(
+        out.path(),
+        "tiles_seed000",
+        &["params.instance_set=\"korf99\""],
+    );
+    assert_user_error(&r, "instance_set");
+    let r = run_config(out.path(), "tiles_seed000", &["sweep.instance=[5]"]);
+    assert_user_error(&r, "instance 5 is not in the seed000 set");
+    let r = run_config(out.path(), "tiles_eight", &["sweep.depth=[32]"]);
+    assert_user_error(&r, "depth");
+    let r = run_in(Some(root()), &["report", "--study", "korf99"], "");
+    assert_user_error(&r, "unknown study");
+}
