@@ -208,10 +208,10 @@ fn seed000(ctx: &Context, q: &Question) -> anyhow::Result<String> {
     out.push_str(&format!(
         "\nIDA* as in seed 000's pseudocode (prune when f > B; the next bound is the smallest pruned f), moves in the order {} \
          (Korf's convention; the seed fixes none), never undoing the previous move; *generated* counts every child plus the start \
-         node once, summed over all iterations, and *expanded* the nodes whose children were generated. Each run stops after {} \
-         expansions (`configs/{}.toml`).\n\n",
+         node once, summed over all iterations, and *expanded* the nodes whose children were generated. {} \
+         (`configs/{}.toml`).\n\n",
         moves.chars().map(String::from).collect::<Vec<_>>().join(", "),
-        limit.map_or("an unlimited number of".to_string(), |l| thousands(l as u64)),
+        limit.map_or("Every run goes on to an optimal solution".to_string(), |l| format!("Each run stops after {} expansions", thousands(l as u64))),
         config.name
     ));
     let mut table_rows = Vec::new();
