@@ -99,10 +99,15 @@ impl Search<'_> {
 
     /// The Manhattan-only search: the same as [`Self::dfs`] without conflict
     /// bookkeeping, over precomputed move lists (no parent test, no edge test).
-    fn dfs_md(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
-        if self.expanded >= self.limit {
+    ///
+    /// Returns 0 when the goal is found, else the smallest f of the children pruned
+    /// below this node (the next bound, kept in a register rather than in `self`).
+    /// `LIMITED` compiles the expansion-limit test in only when there is a limit; the
+    /// path is written only along the solution, as the recursion unwinds.
+    fn dfs_md<const LIMITED: bool>(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> u32 {
+        if LIMITED && self.expanded >= self.limit {
             self.limit_reached = true;
-            return false;
+            return u32::MAX;
         }
         self.expanded += 1;
         let b = blank & 31;
@@ -113,6 +118,7 @@ impl Search<'_> {
         self.generated += count as u64;
         // A child is within the bound when g + 1 + h <= bound.
         let room = self.bound - g - 1;
+        let mut next = u32::MAX;
         for i in 0..count {
             let m = self.moves[b][prev][i];
             let k = usize::from(m >> 5);
@@ -120,36 +126,36 @@ impl Search<'_> {
             let tile = usize::from(self.cells[np]) & 31;
             let nmd = md + u32::from(self.mdt[tile][b]) - u32::from(self.mdt[tile][np]);
             if nmd > room {
-                let f = g + 1 + nmd;
-                if f < self.next_bound {
-                    self.next_bound = f;
-                }
+                next = next.min(g + 1 + nmd);
                 continue;
             }
-            self.path[g as usize % MAX_PATH] = k as u8;
             if nmd == 0 {
+                self.path[g as usize % MAX_PATH] = k as u8;
                 self.generated -= (count - 1 - i) as u64;
                 self.max_depth = self.max_depth.max(g + 1);
                 self.found_len = g as usize + 1;
-                return true;
+                return 0;
             }
             self.cells[b] = tile as u8;
             self.cells[np] = 0;
-            if self.dfs_md(np, g + 1, nmd, k) {
+            let t = self.dfs_md::<LIMITED>(np, g + 1, nmd, k);
+            if t == 0 {
+                self.path[g as usize % MAX_PATH] = k as u8;
                 self.generated -= (count - 1 - i) as u64;
-                return true;
+                return 0;
             }
+            next = next.min(t);
             self.cells[np] = tile as u8;
             self.cells[b] = 0;
-            if self.limit_reached {
+            if LIMITED && self.limit_reached {
                 self.generated -= (count - 1 - i) as u64;
-                return false;
+                return next;
             }
         }
         if g + 1 > self.max_depth {
             self.max_depth = g + 1;
         }
-        false
+        next
     }
 
     /// Depth-first search with linear conflicts (`LC`) and/or corner tiles and last
@@ -355,7 +361,15 @@ pub fn solve(
             thresholds.push(s.bound);
             s.next_bound = u32::MAX;
             let found = match (heuristic.linear(), heuristic.corner() || heuristic.last()) {
-                (false, false) => s.dfs_md(blank, 0, md, 4),
+                (false, false) => {
+                    let t = if expand_limit.is_some() {
+                        s.dfs_md::<true>(blank, 0, md, 4)
+                    } else {
+                        s.dfs_md::<false>(blank, 0, md, 4)
+                    };
+                    s.next_bound = s.next_bound.min(t);
+                    t == 0
+                }
                 (true, false) => s.dfs::<true, false>(blank, 0, md, lc, 4),
                 (false, true) => s.dfs::<false, true>(blank, 0, md, 0, 4),
                 (true, true) => s.dfs::<true, true>(blank, 0, md, lc, 4),
