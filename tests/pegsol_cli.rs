@@ -1,19 +1,13 @@
 //! `searchlab pegsol …` as a user runs it: replay, board files, counts against OEIS,
 //! the strong solver, and clean errors (exit code 2, one line, no panic).
 
+mod common;
+
 use std::io::Write;
-use std::process::Command;
 
 fn searchlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_searchlab"))
-        .args(args)
-        .output()
-        .expect("run searchlab");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::run(args, "");
+    (out.code, out.stdout, out.stderr)
 }
 
 fn board_file(text: &str) -> tempfile::NamedTempFile {

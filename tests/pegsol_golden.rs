@@ -1,17 +1,10 @@
 //! Golden tests: the seed's figures, reproduced by `searchlab pegsol solve`.
 
-use std::process::Command;
+mod common;
 
 fn searchlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_searchlab"))
-        .args(args)
-        .output()
-        .expect("run searchlab");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::run(args, "");
+    (out.code, out.stdout, out.stderr)
 }
 
 /// The STATS block without its two timing lines.

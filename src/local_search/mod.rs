@@ -342,14 +342,19 @@ pub(crate) mod tests {
         );
     }
 
-    #[test]
-    fn sideways_cap_bounds_runs_of_sideways_moves() {
-        // A flat plateau: every move is sideways.
-        let mut land = Line {
+    /// A flat line of 50 positions, starting in the middle.
+    fn plateau() -> Line {
+        Line {
             energies: vec![0.0; 50],
             pos: 25,
             evaluations: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn sideways_cap_bounds_runs_of_sideways_moves() {
+        // A flat plateau: every move is sideways.
+        let mut land = plateau();
         let out = search(
             &mut land,
             &settings(Acceptance::Uphill { probability: 0.0 }, Some(0), (500, 1)),
@@ -357,22 +362,14 @@ pub(crate) mod tests {
         );
         assert_eq!(out.accepted_sideways, 0);
         assert_eq!(land.pos, 25);
-        let mut land = Line {
-            energies: vec![0.0; 50],
-            pos: 25,
-            evaluations: 0,
-        };
+        let mut land = plateau();
         let out = search(
             &mut land,
             &settings(Acceptance::Uphill { probability: 0.0 }, Some(7), (500, 1)),
             &mut rng_from_seed(1),
         );
         assert_eq!(out.accepted_sideways, 7);
-        let mut land = Line {
-            energies: vec![0.0; 50],
-            pos: 25,
-            evaluations: 0,
-        };
+        let mut land = plateau();
         let out = search(
             &mut land,
             &settings(Acceptance::Uphill { probability: 0.0 }, Some(7), (300, 3)),
@@ -380,11 +377,7 @@ pub(crate) mod tests {
         );
         assert_eq!(out.accepted_sideways, 21, "each restart begins a new row");
         assert_eq!(out.restarts, 2);
-        let mut land = Line {
-            energies: vec![0.0; 50],
-            pos: 25,
-            evaluations: 0,
-        };
+        let mut land = plateau();
         let out = search(
             &mut land,
             &settings(Acceptance::Uphill { probability: 0.0 }, None, (500, 1)),
