@@ -139,11 +139,27 @@ fn total_reduction(rows: &[IdaRow], h: &str) -> (f64, Vec<u32>) {
     (m / o.max(1.0), left_out)
 }
 
+/// Ids as text, runs of consecutive ids as ranges: `1–4, 14, 88`.
 fn id_list(ids: &[u32]) -> String {
-    ids.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j >= i + 2 {
+            format!("{}–{}", ids[i], ids[j])
+        } else {
+            ids[i..=j]
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 /// Generated nodes per instance, one line per heuristic (log y); instances on x in the
@@ -1056,4 +1072,15 @@ fn korf100(ctx: &Context, q: &Question) -> anyhow::Result<String> {
         verdict
     ));
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn id_lists_fold_runs_into_ranges() {
+        assert_eq!(super::id_list(&[1, 2, 3, 4, 14, 88]), "1–4, 14, 88");
+        assert_eq!(super::id_list(&[1, 2, 9]), "1, 2, 9");
+        assert_eq!(super::id_list(&(1..=100).collect::<Vec<_>>()), "1–100");
+        assert_eq!(super::id_list(&[]), "");
+    }
 }
