@@ -9,6 +9,12 @@
 //! previous one is never generated (parent-move pruning). The heuristic's options are
 //! const generics, so the Manhattan-only search carries no conflict bookkeeping.
 //!
+//! The Manhattan-only search goes further. A move changes Manhattan distance by exactly
+//! one, so f rises by 0 or 2 and the next bound is always the bound plus 2. Most nodes
+//! of an iteration have f equal to the bound ("tight"): their children stay within it
+//! exactly when the moved tile comes closer to its goal, one bit of a per-move mask,
+//! and their depth is bound − h, so the tight search carries neither g nor f.
+//!
 //! Counting (Korf 1985): `generated` is every child generated, summed over all
 //! iterations, plus the start node once; `expanded` is every node whose children were
 //! generated; the last iteration stops when the goal is generated.
@@ -48,6 +54,18 @@ impl IdaResult {
 }
 
 const NONE: u8 = u8::MAX;
+
+/// One move of the blank, as the Manhattan search needs it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Step {
+    /// Bit `t` is set when tile `t`, moving from `to` into the blank's cell, comes
+    /// closer to its goal (its Manhattan distance falls by one; else it rises by one).
+    closer: u32,
+    /// The cell the blank moves to.
+    to: u8,
+    /// The move's index in the move order.
+    k: u8,
+}
 const MAX_PATH: usize = 512;
 
 struct Search<'a> {
@@ -55,12 +73,10 @@ struct Search<'a> {
     /// The board (cells beyond the board are 0); 32 entries so that `& 31` indexing
     /// needs no bounds checks in the Manhattan loop.
     cells: [u8; 32],
-    /// `moves[cell][prev]`: the moves from `cell` other than the inverse of `prev`
-    /// (4 = none), each packed as `k << 5 | neighbour`; `nmoves` counts them.
-    moves: [[[u8; 4]; 5]; 32],
+    /// `steps[cell][prev]`: the blank's moves from `cell` other than the inverse of
+    /// `prev` (4 = none); `nmoves` counts them.
+    steps: [[[Step; 4]; 5]; 32],
     nmoves: [[u8; 5]; 32],
-    /// `mdt[tile][cell]`: Manhattan distances, padded to 32 × 32.
-    mdt: [[u8; 32]; 32],
     pos: [u8; MAX_CELLS + 1],
     /// `nbr[cell][k]`: the cell the blank reaches from `cell` with the k-th move of the
     /// order, or NONE.
@@ -80,6 +96,9 @@ struct Search<'a> {
     limit: u64,
     limit_reached: bool,
     max_depth: u32,
+    /// The smallest h of a tight node searched to the end this iteration (its depth
+    /// is bound − h, so this gives the deepest path the tight search examined).
+    min_tight_md: u32,
     found_len: usize,
     path: [u8; MAX_PATH],
 }
@@ -97,17 +116,24 @@ impl Search<'_> {
             .fold(0, |a, &m| a | m)
     }
 
-    /// The Manhattan-only search: the same as [`Self::dfs`] without conflict
-    /// bookkeeping, over precomputed move lists (no parent test, no edge test).
+    /// The Manhattan-only search below a node with f < bound ("slack"): the same as
+    /// [`Self::dfs`] without conflict bookkeeping, over precomputed move lists.
     ///
-    /// Returns 0 when the goal is found, else the smallest f of the children pruned
-    /// below this node (the next bound, kept in a register rather than in `self`).
-    /// `LIMITED` compiles the expansion-limit test in only when there is a limit; the
-    /// path is written only along the solution, as the recursion unwinds.
-    fn dfs_md<const LIMITED: bool>(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> u32 {
+    /// A move changes Manhattan distance by exactly ±1, so f = g + h rises by 0 or 2
+    /// and every f in an iteration has the bound's parity: a slack node has f ≤ bound − 2
+    /// and none of its children is pruned. Children whose f reaches the bound go to
+    /// [`Self::tight_md`]. `LIMITED` compiles the expansion-limit test in only when there
+    /// is a limit; the path is written only along the solution, as the recursion unwinds.
+    fn slack_md<const LIMITED: bool>(
+        &mut self,
+        blank: usize,
+        g: u32,
+        md: u32,
+        prev: usize,
+    ) -> bool {
         if LIMITED && self.expanded >= self.limit {
             self.limit_reached = true;
-            return u32::MAX;
+            return false;
         }
         self.expanded += 1;
         let b = blank & 31;
@@ -116,46 +142,114 @@ impl Search<'_> {
         // Every child is generated (pruned or not); counted here at once, and the
         // children after a goal are taken back off below.
         self.generated += count as u64;
-        // A child is within the bound when g + 1 + h <= bound.
-        let room = self.bound - g - 1;
-        let mut next = u32::MAX;
         for i in 0..count {
-            let m = self.moves[b][prev][i];
-            let k = usize::from(m >> 5);
-            let np = usize::from(m & 31);
-            let tile = usize::from(self.cells[np]) & 31;
-            let nmd = md + u32::from(self.mdt[tile][b]) - u32::from(self.mdt[tile][np]);
-            if nmd > room {
-                next = next.min(g + 1 + nmd);
-                continue;
-            }
+            let m = self.steps[b][prev][i];
+            let np = usize::from(m.to) & 31;
+            let tile = self.cells[np];
+            let closer = (m.closer >> (tile & 31)) & 1;
+            let nmd = md + 1 - 2 * closer;
             if nmd == 0 {
-                self.path[g as usize % MAX_PATH] = k as u8;
-                self.generated -= (count - 1 - i) as u64;
-                self.max_depth = self.max_depth.max(g + 1);
-                self.found_len = g as usize + 1;
-                return 0;
+                self.found(g, m.k, count - 1 - i);
+                return true;
             }
-            self.cells[b] = tile as u8;
+            self.cells[b] = tile;
             self.cells[np] = 0;
-            let t = self.dfs_md::<LIMITED>(np, g + 1, nmd, k);
-            if t == 0 {
-                self.path[g as usize % MAX_PATH] = k as u8;
+            let found = if g + 1 + nmd == self.bound {
+                self.tight_md::<LIMITED>(np, nmd, usize::from(m.k))
+            } else {
+                self.slack_md::<LIMITED>(np, g + 1, nmd, usize::from(m.k))
+            };
+            if found {
+                self.path[g as usize % MAX_PATH] = m.k;
                 self.generated -= (count - 1 - i) as u64;
-                return 0;
+                return true;
             }
-            next = next.min(t);
-            self.cells[np] = tile as u8;
+            self.cells[np] = tile;
             self.cells[b] = 0;
             if LIMITED && self.limit_reached {
                 self.generated -= (count - 1 - i) as u64;
-                return next;
+                return false;
             }
         }
-        if g + 1 > self.max_depth {
-            self.max_depth = g + 1;
+        self.max_depth = self.max_depth.max(g + 1);
+        false
+    }
+
+    /// The Manhattan-only search below a node with f = bound ("tight"), where most of
+    /// the work is: only the children that bring their tile closer to its goal stay
+    /// within the bound (the others have f = bound + 2, the next bound), so the test is
+    /// one bit of the move's `closer` mask, and g = bound − h need not be carried.
+    fn tight_md<const LIMITED: bool>(&mut self, blank: usize, md: u32, prev: usize) -> bool {
+        if LIMITED && self.expanded >= self.limit {
+            self.limit_reached = true;
+            return false;
         }
-        next
+        self.expanded += 1;
+        let b = blank & 31;
+        let prev = prev.min(4);
+        let count = usize::from(self.nmoves[b][prev]).min(4);
+        self.generated += count as u64;
+        for i in 0..count {
+            let m = self.steps[b][prev][i];
+            let np = usize::from(m.to) & 31;
+            let tile = self.cells[np];
+            if (m.closer >> (tile & 31)) & 1 == 0 {
+                continue;
+            }
+            if md == 1 {
+                self.found(self.bound - 1, m.k, count - 1 - i);
+                return true;
+            }
+            self.cells[b] = tile;
+            self.cells[np] = 0;
+            if self.tight_md::<LIMITED>(np, md - 1, usize::from(m.k)) {
+                self.path[(self.bound - md) as usize % MAX_PATH] = m.k;
+                self.generated -= (count - 1 - i) as u64;
+                return true;
+            }
+            self.cells[np] = tile;
+            self.cells[b] = 0;
+            if LIMITED && self.limit_reached {
+                self.generated -= (count - 1 - i) as u64;
+                return false;
+            }
+        }
+        self.min_tight_md = self.min_tight_md.min(md);
+        false
+    }
+
+    /// One iteration of the Manhattan-only search from the start (blank at `blank`,
+    /// Manhattan `md`); sets the next bound.
+    fn iterate_md(&mut self, blank: usize, md: u32, limited: bool) -> bool {
+        let (generated, expanded) = (self.generated, self.expanded);
+        self.min_tight_md = u32::MAX;
+        let found = match (md == self.bound, limited) {
+            (true, true) => self.tight_md::<true>(blank, md, 4),
+            (true, false) => self.tight_md::<false>(blank, md, 4),
+            (false, true) => self.slack_md::<true>(blank, 0, md, 4),
+            (false, false) => self.slack_md::<false>(blank, 0, md, 4),
+        };
+        if self.min_tight_md != u32::MAX {
+            self.max_depth = self.max_depth.max(self.bound + 1 - self.min_tight_md);
+        }
+        // Only tight nodes prune, and only children with f = bound + 2; every child
+        // generated is expanded or pruned, so something was pruned exactly when more
+        // children were generated than expanded (the start is expanded, not generated).
+        let children = self.generated - generated;
+        let expanded_children = (self.expanded - expanded).saturating_sub(1);
+        if !found && children > expanded_children {
+            self.next_bound = self.bound + 2;
+        }
+        found
+    }
+
+    /// Records a goal generated by move `k` from a node at depth `g`, `unseen` children
+    /// of that node not yet generated (counted ahead, so taken back off).
+    fn found(&mut self, g: u32, k: u8, unseen: usize) {
+        self.path[g as usize % MAX_PATH] = k;
+        self.generated -= unseen as u64;
+        self.max_depth = self.max_depth.max(g + 1);
+        self.found_len = g as usize + 1;
     }
 
     /// Depth-first search with linear conflicts (`LC`) and/or corner tiles and last
@@ -295,7 +389,7 @@ pub fn solve(
     }
     let mut cells = [0u8; 32];
     cells[..MAX_CELLS].copy_from_slice(&start.cells);
-    let mut moves = [[[0u8; 4]; 5]; 32];
+    let mut steps = [[[Step::default(); 4]; 5]; 32];
     let mut nmoves = [[0u8; 5]; 32];
     for c in 0..shape.cells() {
         for prev in 0..5 {
@@ -303,21 +397,23 @@ pub fn solve(
                 if (prev < 4 && k == inverse[prev]) || q == NONE {
                     continue;
                 }
-                moves[c][prev][usize::from(nmoves[c][prev])] = ((k as u8) << 5) | q;
+                let closer = (1..shape.cells())
+                    .filter(|&tile| t.md[tile][c] < t.md[tile][usize::from(q)])
+                    .fold(0u32, |mask, tile| mask | 1 << tile);
+                steps[c][prev][usize::from(nmoves[c][prev])] = Step {
+                    closer,
+                    to: q,
+                    k: k as u8,
+                };
                 nmoves[c][prev] += 1;
             }
         }
     }
-    let mut mdt = [[0u8; 32]; 32];
-    for (tile, row) in t.md.iter().enumerate() {
-        mdt[tile][..MAX_CELLS].copy_from_slice(row);
-    }
     let mut s = Search {
         t: &t,
         cells,
-        moves,
+        steps,
         nmoves,
-        mdt,
         pos,
         nbr,
         inverse,
@@ -333,6 +429,7 @@ pub fn solve(
         limit: expand_limit.unwrap_or(u64::MAX),
         limit_reached: false,
         max_depth: 0,
+        min_tight_md: u32::MAX,
         found_len: 0,
         path: [0; MAX_PATH],
     };
@@ -361,15 +458,7 @@ pub fn solve(
             thresholds.push(s.bound);
             s.next_bound = u32::MAX;
             let found = match (heuristic.linear(), heuristic.corner() || heuristic.last()) {
-                (false, false) => {
-                    let t = if expand_limit.is_some() {
-                        s.dfs_md::<true>(blank, 0, md, 4)
-                    } else {
-                        s.dfs_md::<false>(blank, 0, md, 4)
-                    };
-                    s.next_bound = s.next_bound.min(t);
-                    t == 0
-                }
+                (false, false) => s.iterate_md(blank, md, expand_limit.is_some()),
                 (true, false) => s.dfs::<true, false>(blank, 0, md, lc, 4),
                 (false, true) => s.dfs::<false, true>(blank, 0, md, 0, 4),
                 (true, true) => s.dfs::<true, true>(blank, 0, md, lc, 4),

@@ -157,6 +157,29 @@ fn fast_ida_matches_generic_ida_node_for_node() {
 }
 
 #[test]
+fn fast_ida_stops_at_the_same_node_as_generic_ida() {
+    // Under an expansion limit the two searches must stop at the same node, with the
+    // same counts, whether the limit falls in a tight or a slack part of the tree.
+    let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+    for seed in 0..3u64 {
+        let start = random_walk(&goal, 40, seed + 7);
+        let full = ida::solve(&start, &goal, Heuristic::Manhattan, MoveOrder::KORF, None);
+        for limit in [1, 2, 3, 17, full.expanded / 3, full.expanded - 1] {
+            for heuristic in [Heuristic::Manhattan, Heuristic::Linear] {
+                let fast = ida::solve(&start, &goal, heuristic, MoveOrder::KORF, Some(limit));
+                let generic =
+                    Problem::new(start, goal, MoveOrder::KORF, heuristic).ida(Some(limit));
+                let ctx = format!("seed {seed} limit {limit} {heuristic}");
+                assert_eq!(fast.generated, generic.stats.generated, "{ctx}");
+                assert_eq!(fast.expanded, generic.stats.expanded, "{ctx}");
+                assert_eq!(fast.limit_reached, generic.limit_reached, "{ctx}");
+                assert_eq!(fast.moves, generic.path.as_deref().map(moves_of), "{ctx}");
+            }
+        }
+    }
+}
+
+#[test]
 fn bfs_astar_and_ida_agree_on_optimal_lengths() {
     let goal = Board::default_goal(Shape::new(3, 3).unwrap(), 1);
     for depth in [0usize, 1, 7, 14, 22, 31] {
