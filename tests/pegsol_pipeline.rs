@@ -3,29 +3,10 @@
 //! incremental, and the strong solver's config proves the fewest pegs.
 
 mod common;
+use common::{rows, run_config};
 
 use std::collections::HashMap;
 use std::path::Path;
-
-/// The rows of a results CSV as maps from column to text (no field holds a comma).
-fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = text.lines();
-    let head: Vec<String> = lines
-        .next()
-        .expect("a header")
-        .split(',')
-        .map(String::from)
-        .collect();
-    lines
-        .map(|l| {
-            head.iter()
-                .cloned()
-                .zip(l.split(',').map(|v| v.trim_matches('"').to_string()))
-                .collect()
-        })
-        .collect()
-}
 
 fn row<'a>(
     rows: &'a [HashMap<String, String>],
@@ -37,21 +18,16 @@ fn row<'a>(
         .unwrap_or_else(|| panic!("no run of level {level} with budget {budget}"))
 }
 
+/// The budget config shrunk to levels 4 and 5 and two budgets (the seed's among them).
+const BUDGET_SETS: [&str; 2] = ["sweep.level=[4,5]", "sweep.budget=[10000,1200000]"];
+
 fn run_budget(out: &Path, extra: &[&str]) -> common::Output {
-    let out = out.to_str().unwrap();
-    let mut args = vec![
-        "run",
-        "configs/pegsol_budget.toml",
-        "--out",
+    let res = run_config(
+        "pegsol_budget",
         out,
-        "--quiet",
-        "--set",
-        "sweep.level=[4,5]",
-        "--set",
-        "sweep.budget=[10000,1200000]",
-    ];
-    args.extend_from_slice(extra);
-    let res = common::run(&args, "");
+        &[&["--quiet"], extra].concat(),
+        &BUDGET_SETS,
+    );
     assert_eq!(res.code, 0, "stderr: {}", res.stderr);
     res
 }
@@ -114,19 +90,7 @@ fn budget_runs_are_reproducible_and_reused() {
             }
         }
     }
-    let again = common::run(
-        &[
-            "run",
-            "configs/pegsol_budget.toml",
-            "--out",
-            a.path().to_str().unwrap(),
-            "--set",
-            "sweep.level=[4,5]",
-            "--set",
-            "sweep.budget=[10000,1200000]",
-        ],
-        "",
-    );
+    let again = run_config("pegsol_budget", a.path(), &[], &BUDGET_SETS);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(
         again.stdout.contains("0 computed, 4 reused")
@@ -140,18 +104,11 @@ fn budget_runs_are_reproducible_and_reused() {
 #[test]
 fn strong_config_proves_the_fewest_pegs() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().to_str().unwrap();
-    let res = common::run(
-        &[
-            "run",
-            "configs/pegsol_strong.toml",
-            "--out",
-            out,
-            "--quiet",
-            "--set",
-            "sweep.level=[3]",
-        ],
-        "",
+    let res = run_config(
+        "pegsol_strong",
+        dir.path(),
+        &["--quiet"],
+        &["sweep.level=[3]"],
     );
     assert_eq!(res.code, 0, "stderr: {}", res.stderr);
     let table = rows(&dir.path().join("pegsol_strong/results.csv"));

@@ -2,13 +2,8 @@
 //! results that do not depend on `--jobs`, and resuming an interrupted run.
 
 mod common;
-use common::{assert_user_error, run_in};
+use common::{assert_user_error, root, run_config, run_in};
 use std::path::Path;
-
-/// The project root, where configs/ lives.
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A results CSV without its timing columns (names ending in _seconds or _per_second).
 fn reproducible(csv: &Path) -> Vec<Vec<String>> {
@@ -28,22 +23,11 @@ fn reproducible(csv: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn run_quickstart(out: &Path, extra: &[&str]) -> common::Output {
-    let config = root().join("configs/quickstart.toml");
-    let mut args = vec![
-        "run",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    run_in(Some(root()), &args, "")
-}
-
 #[test]
 fn quickstart_writes_tables_manifest_summaries_and_plots() {
     let out = tempfile::tempdir().unwrap();
-    let r = run_quickstart(
+    let r = run_config(
+        "quickstart",
         out.path(),
         &[
             "--set",
@@ -51,6 +35,7 @@ fn quickstart_writes_tables_manifest_summaries_and_plots() {
             "--set",
             "params.iterations=500",
         ],
+        &[],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let dir = out.path().join("quickstart");
@@ -114,11 +99,23 @@ fn results_do_not_depend_on_jobs_or_on_the_rest_of_the_sweep() {
         "params.iterations=2000",
     ];
     assert_eq!(
-        run_quickstart(one.path(), &[&set[..], &["--jobs", "1"]].concat()).code,
+        run_config(
+            "quickstart",
+            one.path(),
+            &[&set[..], &["--jobs", "1"]].concat(),
+            &[]
+        )
+        .code,
         0
     );
     assert_eq!(
-        run_quickstart(two.path(), &[&set[..], &["--jobs", "2"]].concat()).code,
+        run_config(
+            "quickstart",
+            two.path(),
+            &[&set[..], &["--jobs", "2"]].concat(),
+            &[]
+        )
+        .code,
         0
     );
     let a = reproducible(&one.path().join("quickstart/results.csv"));
@@ -140,7 +137,7 @@ fn results_do_not_depend_on_jobs_or_on_the_rest_of_the_sweep() {
         ],
     ]
     .concat();
-    assert_eq!(run_quickstart(alone.path(), &narrow).code, 0);
+    assert_eq!(run_config("quickstart", alone.path(), &narrow, &[]).code, 0);
     let c = reproducible(&alone.path().join("quickstart/results.csv"));
     let (t0, d, key) = ["initial_temperature", "decay", "run_key"]
         .map(|h| a[0].iter().position(|x| x == h).unwrap())
@@ -167,7 +164,7 @@ fn rerun_reuses_and_an_interrupted_run_resumes_to_the_same_table() {
         "--jobs",
         "1",
     ];
-    assert_eq!(run_quickstart(whole.path(), &set).code, 0);
+    assert_eq!(run_config("quickstart", whole.path(), &set, &[]).code, 0);
 
     // Interrupt a run midway (killed, as by Ctrl-C), then give the same command again.
     let part = tempfile::tempdir().unwrap();
@@ -199,7 +196,7 @@ fn rerun_reuses_and_an_interrupted_run_resumes_to_the_same_table() {
         "interrupted midway: {done_before} of 480 runs"
     );
 
-    let resumed = run_quickstart(part.path(), &set);
+    let resumed = run_config("quickstart", part.path(), &set, &[]);
     assert_eq!(resumed.code, 0, "{}", resumed.stderr);
     let computed: usize = resumed
         .stdout
@@ -218,7 +215,7 @@ fn rerun_reuses_and_an_interrupted_run_resumes_to_the_same_table() {
     );
 
     // A third run computes nothing.
-    let again = run_quickstart(part.path(), &set);
+    let again = run_config("quickstart", part.path(), &set, &[]);
     assert!(
         again.stdout.contains("(0 computed, 480 reused)"),
         "{}",

@@ -1,15 +1,14 @@
 //! `searchlab tiles` as a user meets it: bad input gives one line on stderr and exit
 //! code 2 (never a panic); `census` prints the 8-puzzle's published table.
 
-use std::io::Write;
-use std::process::{Command, Output};
+mod common;
 
+use common::Output;
+use std::io::Write;
+
+/// Runs `searchlab tiles <args…>`.
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_searchlab"))
-        .arg("tiles")
-        .args(args)
-        .output()
-        .unwrap()
+    common::run(&[&["tiles"], args].concat(), "")
 }
 
 fn solve_text(text: &str, extra: &[&str]) -> Output {
@@ -20,16 +19,10 @@ fn solve_text(text: &str, extra: &[&str]) -> Output {
     run(&args)
 }
 
+/// A user error that prints nothing on stdout.
 fn assert_user_error(out: &Output, needle: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(
-        err.starts_with("searchlab: ") && err.contains(needle),
-        "expected {needle:?} in {err}"
-    );
-    assert!(out.stdout.is_empty());
+    common::assert_user_error(out, needle);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
 }
 
 #[test]
@@ -76,14 +69,14 @@ fn bad_instances_are_user_errors() {
     );
     // clap's own usage errors also exit with 2.
     let out = solve_text("1 2 3 4 5 6 7 8 0", &["--heuristic", "nope"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, 2);
 }
 
 #[test]
 fn census_of_the_8_puzzle() {
     let out = run(&["census", "--width", "3", "--height", "3", "--csv"]);
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = out.stdout;
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("depth,states"));
     let rows: Vec<(u32, u64)> = lines
@@ -95,12 +88,12 @@ fn census_of_the_8_puzzle() {
     assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 181_440);
     assert_eq!(rows.last(), Some(&(31, 2)));
     assert_eq!(rows[..4], [(0, 1), (1, 2), (2, 4), (3, 8)]);
-    let table = String::from_utf8(run(&["census"]).stdout).unwrap();
+    let table = run(&["census"]).stdout;
     assert!(
         table.contains("181,440") && table.contains("largest distance 31"),
         "{table}"
     );
     // Two blanks: every arrangement is reachable, 9!/2! of them.
-    let two = String::from_utf8(run(&["census", "--blanks", "2"]).stdout).unwrap();
+    let two = run(&["census", "--blanks", "2"]).stdout;
     assert!(two.contains("total       181,440"), "{two}");
 }

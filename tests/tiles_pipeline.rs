@@ -3,57 +3,16 @@
 //! the rows they produce, Korf's node counts and the published optimal lengths.
 
 mod common;
-use common::{assert_user_error, run_in};
+use common::{assert_user_error, root, rows, run_config, run_in};
 use std::collections::HashMap;
-use std::path::Path;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `searchlab run configs/<config>.toml --out <out> --quiet <sets…>`.
-fn run_config(out: &Path, config: &str, sets: &[&str]) -> common::Output {
-    let path = root().join(format!("configs/{config}.toml"));
-    let mut args = vec![
-        "run",
-        path.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ];
-    for s in sets {
-        args.push("--set");
-        args.push(s);
-    }
-    run_in(Some(root()), &args, "")
-}
-
-/// The rows of a results CSV as column → value maps (no value of ours contains a comma).
-fn rows(csv: &Path) -> Vec<HashMap<String, String>> {
-    let text = std::fs::read_to_string(csv).unwrap_or_else(|e| panic!("{}: {e}", csv.display()));
-    let mut lines = text.lines();
-    let head: Vec<String> = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    lines
-        .map(|l| {
-            head.iter()
-                .cloned()
-                .zip(l.split(',').map(str::to_string))
-                .collect()
-        })
-        .collect()
-}
 
 #[test]
 fn seed000_config_reproduces_the_seeds_rows_with_optimal_lengths() {
     let out = tempfile::tempdir().unwrap();
     let r = run_config(
-        out.path(),
         "tiles_seed000",
+        out.path(),
+        &["--quiet"],
         &[
             "sweep.instance=[2, 4]",
             "sweep.heuristic=[\"manhattan\", \"all\"]",
@@ -93,8 +52,9 @@ fn seed000_config_reproduces_the_seeds_rows_with_optimal_lengths() {
 fn korf100_config_checks_against_korfs_table() {
     let out = tempfile::tempdir().unwrap();
     let r = run_config(
-        out.path(),
         "korf100",
+        out.path(),
+        &["--quiet"],
         &[
             "sweep.instance=[9, 12]",
             "sweep.heuristic=[\"manhattan\", \"linear\"]",
@@ -119,8 +79,9 @@ fn korf100_config_checks_against_korfs_table() {
 fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
     let out = tempfile::tempdir().unwrap();
     let r = run_config(
-        out.path(),
         "tiles_eight",
+        out.path(),
+        &["--quiet"],
         &[
             "sweep.depth=[6, 10]",
             "sweep.instance_seed=[0, 1, 2]",
@@ -154,14 +115,25 @@ fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
 fn bad_tiles_settings_are_one_line_errors() {
     let out = tempfile::tempdir().unwrap();
     let r = run_config(
-        out.path(),
         "tiles_seed000",
+        out.path(),
+        &["--quiet"],
         &["params.instance_set=\"korf99\""],
     );
     assert_user_error(&r, "instance_set");
-    let r = run_config(out.path(), "tiles_seed000", &["sweep.instance=[5]"]);
+    let r = run_config(
+        "tiles_seed000",
+        out.path(),
+        &["--quiet"],
+        &["sweep.instance=[5]"],
+    );
     assert_user_error(&r, "instance 5 is not in the seed000 set");
-    let r = run_config(out.path(), "tiles_eight", &["sweep.depth=[32]"]);
+    let r = run_config(
+        "tiles_eight",
+        out.path(),
+        &["--quiet"],
+        &["sweep.depth=[32]"],
+    );
     assert_user_error(&r, "depth");
     let r = run_in(Some(root()), &["report", "--study", "korf99"], "");
     assert_user_error(&r, "unknown study");

@@ -1,7 +1,9 @@
-//! Helpers shared by the integration tests: run the binary with arguments and stdin.
+//! Helpers shared by the integration tests: run the binary with arguments and stdin,
+//! run a config of the project, read a results CSV, check a user error.
 
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -39,7 +41,51 @@ pub fn run(args: &[&str], stdin: &str) -> Output {
     run_in(None, args, stdin)
 }
 
-/// Asserts a user error: exit code 2, one line on stderr containing `needle`, no panic.
+/// The project root, where configs/ lives.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `searchlab run configs/<config>.toml --out <out> <flags…>` from the project
+/// root, with `--set` before each of `sets`.
+pub fn run_config(config: &str, out: &Path, flags: &[&str], sets: &[&str]) -> Output {
+    let path = root().join(format!("configs/{config}.toml"));
+    let mut args = vec![
+        "run",
+        path.to_str().expect("a UTF-8 path"),
+        "--out",
+        out.to_str().expect("a UTF-8 path"),
+    ];
+    args.extend_from_slice(flags);
+    for s in sets {
+        args.extend(["--set", s]);
+    }
+    run_in(Some(root()), &args, "")
+}
+
+/// The rows of a results CSV as column → value maps (quotes stripped; no value of ours
+/// contains a comma).
+pub fn rows(csv: &Path) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(csv).unwrap_or_else(|e| panic!("{}: {e}", csv.display()));
+    let mut lines = text.lines();
+    let head: Vec<String> = lines
+        .next()
+        .expect("a header")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    lines
+        .map(|l| {
+            head.iter()
+                .cloned()
+                .zip(l.split(',').map(|v| v.trim_matches('"').to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Asserts a user error: exit code 2, one line on stderr, `searchlab: ` and then a
+/// message containing `needle`, no panic.
 pub fn assert_user_error(out: &Output, needle: &str) {
     assert_eq!(out.code, 2, "exit code; stderr: {}", out.stderr);
     assert_eq!(
@@ -49,7 +95,7 @@ pub fn assert_user_error(out: &Output, needle: &str) {
         out.stderr
     );
     assert!(
-        out.stderr.contains(needle),
+        out.stderr.starts_with("searchlab: ") && out.stderr.contains(needle),
         "stderr {:?} should contain {needle:?}",
         out.stderr
     );
