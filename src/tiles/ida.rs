@@ -131,17 +131,9 @@ impl Search<'_> {
         md: u32,
         prev: usize,
     ) -> bool {
-        if LIMITED && self.expanded >= self.limit {
-            self.limit_reached = true;
+        let Some((b, prev, count)) = self.expand::<LIMITED>(blank, prev) else {
             return false;
-        }
-        self.expanded += 1;
-        let b = blank & 31;
-        let prev = prev.min(4);
-        let count = usize::from(self.nmoves[b][prev]).min(4);
-        // Every child is generated (pruned or not); counted here at once, and the
-        // children after a goal are taken back off below.
-        self.generated += count as u64;
+        };
         for i in 0..count {
             let m = self.steps[b][prev][i];
             let np = usize::from(m.to) & 31;
@@ -180,15 +172,9 @@ impl Search<'_> {
     /// within the bound (the others have f = bound + 2, the next bound), so the test is
     /// one bit of the move's `closer` mask, and g = bound − h need not be carried.
     fn tight_md<const LIMITED: bool>(&mut self, blank: usize, md: u32, prev: usize) -> bool {
-        if LIMITED && self.expanded >= self.limit {
-            self.limit_reached = true;
+        let Some((b, prev, count)) = self.expand::<LIMITED>(blank, prev) else {
             return false;
-        }
-        self.expanded += 1;
-        let b = blank & 31;
-        let prev = prev.min(4);
-        let count = usize::from(self.nmoves[b][prev]).min(4);
-        self.generated += count as u64;
+        };
         for i in 0..count {
             let m = self.steps[b][prev][i];
             let np = usize::from(m.to) & 31;
@@ -216,6 +202,28 @@ impl Search<'_> {
         }
         self.min_tight_md = self.min_tight_md.min(md);
         false
+    }
+
+    /// Expands the node with the blank at `blank`, reached by move `prev` (4 = none):
+    /// its moves are `steps[b][prev][..count]`, returned as `(b, prev, count)` with the
+    /// indices clamped for the compiler, or `None` at the expansion limit. Every child is
+    /// generated (pruned or not), so all are counted here at once; the children after a
+    /// goal are taken back off when it is found.
+    #[inline(always)]
+    fn expand<const LIMITED: bool>(
+        &mut self,
+        blank: usize,
+        prev: usize,
+    ) -> Option<(usize, usize, usize)> {
+        if LIMITED && self.expanded >= self.limit {
+            self.limit_reached = true;
+            return None;
+        }
+        self.expanded += 1;
+        let (b, prev) = (blank & 31, prev.min(4));
+        let count = usize::from(self.nmoves[b][prev]).min(4);
+        self.generated += count as u64;
+        Some((b, prev, count))
     }
 
     /// One iteration of the Manhattan-only search from the start (blank at `blank`,
