@@ -151,16 +151,8 @@ impl Search<'_> {
             } else {
                 self.slack_md::<LIMITED>(np, g + 1, nmd, usize::from(m.k))
             };
-            if found {
-                self.path[g as usize % MAX_PATH] = m.k;
-                self.generated -= (count - 1 - i) as u64;
-                return true;
-            }
-            self.cells[np] = tile;
-            self.cells[b] = 0;
-            if LIMITED && self.limit_reached {
-                self.generated -= (count - 1 - i) as u64;
-                return false;
+            if let Some(answer) = self.back::<LIMITED>(found, g, m, b, tile, count - 1 - i) {
+                return answer;
             }
         }
         self.max_depth = self.max_depth.max(g + 1);
@@ -188,16 +180,10 @@ impl Search<'_> {
             }
             self.cells[b] = tile;
             self.cells[np] = 0;
-            if self.tight_md::<LIMITED>(np, md - 1, usize::from(m.k)) {
-                self.path[(self.bound - md) as usize % MAX_PATH] = m.k;
-                self.generated -= (count - 1 - i) as u64;
-                return true;
-            }
-            self.cells[np] = tile;
-            self.cells[b] = 0;
-            if LIMITED && self.limit_reached {
-                self.generated -= (count - 1 - i) as u64;
-                return false;
+            let found = self.tight_md::<LIMITED>(np, md - 1, usize::from(m.k));
+            let g = self.bound - md;
+            if let Some(answer) = self.back::<LIMITED>(found, g, m, b, tile, count - 1 - i) {
+                return answer;
             }
         }
         self.min_tight_md = self.min_tight_md.min(md);
@@ -224,6 +210,34 @@ impl Search<'_> {
         let count = usize::from(self.nmoves[b][prev]).min(4);
         self.generated += count as u64;
         Some((b, prev, count))
+    }
+
+    /// After the search below a child (move `m` from a node at depth `g` with the blank
+    /// at `b`, which moved `tile`; `unseen` children of the node still to come, counted
+    /// ahead): on success records the move, else undoes it; `Some(answer)` when the
+    /// node must return at once (the goal was found or the limit reached).
+    #[inline(always)]
+    fn back<const LIMITED: bool>(
+        &mut self,
+        found: bool,
+        g: u32,
+        m: Step,
+        b: usize,
+        tile: u8,
+        unseen: usize,
+    ) -> Option<bool> {
+        if found {
+            self.path[g as usize % MAX_PATH] = m.k;
+            self.generated -= unseen as u64;
+            return Some(true);
+        }
+        self.cells[usize::from(m.to) & 31] = tile;
+        self.cells[b] = 0;
+        if LIMITED && self.limit_reached {
+            self.generated -= unseen as u64;
+            return Some(false);
+        }
+        None
     }
 
     /// One iteration of the Manhattan-only search from the start (blank at `blank`,
