@@ -3,7 +3,7 @@
 //! the count of reachable positions, and the strong solver (wall time).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use searchlab::pegsol::{count, levels, seed, solver};
+use searchlab::pegsol::{budgeted_dfs, count, levels, solver};
 
 fn seed_dfs(c: &mut Criterion) {
     let mut g = c.benchmark_group("pegsol_seed_dfs");
@@ -11,13 +11,13 @@ fn seed_dfs(c: &mut Criterion) {
     for (level, budget) in [(5, 1_200_000u64), (6, 1_000_000)] {
         let p = levels::level(level).unwrap();
         // Expansions are fixed for a level and budget: report them as elements/s.
-        let expanded = seed::solve(&p.shape, p.start, budget).expanded;
+        let expanded = budgeted_dfs::solve(&p.shape, p.start, budget).expanded;
         g.throughput(Throughput::Elements(expanded));
         // Timed like the STATS block: the search's own CPU time (the machine is shared).
         g.bench_function(format!("level{level}_budget{budget}"), |b| {
             b.iter_custom(|iters| {
                 (0..iters)
-                    .map(|_| seed::solve(&p.shape, p.start, budget).elapsed)
+                    .map(|_| budgeted_dfs::solve(&p.shape, p.start, budget).elapsed)
                     .sum()
             })
         });

@@ -5,7 +5,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use searchlab::local_search::{Acceptance, Schedule, Settings};
 use searchlab::rjm::landscape::optimize;
 use searchlab::rjm::{Evaluator, Maze};
-use searchlab::rng::rng_from_seed;
+use searchlab::util::rng::rng_from_seed;
 use std::hint::black_box;
 
 const ITERATIONS: u64 = 100_000;

@@ -1,35 +1,26 @@
 //! searchlab: reproducible experiments with search and local-search algorithms on puzzles.
 //!
-//! Data flows one way: a TOML config ([`config`]) becomes a plan of seeded runs
-//! ([`plan`]), executed in parallel ([`execute`]) by a domain's [`runner::Runner`]
-//! ([`adapters`]); finished runs are journaled ([`records`]) and turned into polars
-//! tables ([`table`]), summaries ([`summary`]), figures ([`plot`], [`charts`]) and the
-//! markdown report ([`report`]). Domains ([`rjm`], [`tiles`], [`pegsol`]) and the search
-//! algorithms ([`search`], [`local_search`]) know nothing of that pipeline.
+//! Data flows one way: a TOML config becomes a plan of seeded runs, executed in parallel
+//! by a domain's runner; finished runs are journaled and turned into polars tables,
+//! figures and the markdown report. The folders:
+//!
+//! * [`pipeline`]: configs, plans, execution, journal and tables; knows no domain.
+//! * [`present`]: statistics and figures.
+//! * [`report`]: studies declared in TOML, rendered block by block into markdown.
+//! * [`rjm`], [`tiles`], [`pegsol`]: one folder per domain (model, algorithms, runner,
+//!   facts, figures, command-line programs), registered in [`domains`].
+//! * [`search`], [`local_search`]: generic algorithms over small traits.
+//! * [`util`]: atomic writes, errors, prompts, seeded generators.
+//! * [`cli`]: the command line.
 
-pub mod adapters;
-pub mod atomic;
-pub mod charts;
 pub mod cli;
-pub mod config;
-pub mod error;
-pub mod execute;
+pub mod domains;
 pub mod local_search;
-pub mod numfmt;
-pub mod params;
 pub mod pegsol;
-pub mod plan;
-pub mod plot;
-pub mod progress;
-pub mod prompt;
-pub mod records;
+pub mod pipeline;
+pub mod present;
 pub mod report;
 pub mod rjm;
-pub mod rng;
-pub mod runner;
 pub mod search;
-pub mod stats;
-pub mod summary;
-pub mod table;
 pub mod tiles;
-pub mod timestamp;
+pub mod util;

@@ -28,7 +28,7 @@ fn main() {
         }
     };
     if let Err(err) = searchlab::cli::run(cli) {
-        eprintln!("searchlab: {}", searchlab::error::one_line(&err));
-        std::process::exit(searchlab::error::exit_code(&err));
+        eprintln!("searchlab: {}", searchlab::util::error::one_line(&err));
+        std::process::exit(searchlab::util::error::exit_code(&err));
     }
 }

@@ -1,12 +1,8 @@
 //! The command line: `run`, `report` and `list` drive the pipeline; `rjm`, `tiles` and
 //! `pegsol` are the seeds' programs. Errors come back to `main` as one line.
 
-pub mod pegsol;
-pub mod rjm;
-pub mod tiles;
-
-use crate::execute::{Options, run_experiment};
-use crate::progress::Progress;
+use crate::pipeline::execute::{Options, run_experiment};
+use crate::pipeline::progress::Progress;
 use crate::report::{ReportOptions, load_studies, project_dir};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -45,11 +41,11 @@ enum Command {
     /// List the experiment configs and the studies of the report
     List,
     /// Rook Jumping Maze programs (seed 004, parts 1-6)
-    Rjm(rjm::RjmArgs),
+    Rjm(crate::rjm::cli::RjmArgs),
     /// Sliding-tile puzzles (seeds 000, 002, 003): IDA*, A*, BFS, DFS, census
-    Tiles(tiles::TilesArgs),
+    Tiles(crate::tiles::cli::TilesArgs),
     /// Peg solitaire (seed 001): the seed's budgeted DFS, a stronger solver, play, count
-    Pegsol(pegsol::PegsolArgs),
+    Pegsol(crate::pegsol::cli::PegsolArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -80,13 +76,13 @@ impl ExecArgs {
 
 /// Parses the command line and runs the command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    let runners = crate::adapters::runners();
+    let runners = crate::domains::runners();
     match cli.command {
         Command::Run { config, exec, set } => {
-            let config = crate::config::load(&config, &set)?;
-            let plan = crate::plan::plan(&config, &runners)?;
-            let dir = crate::execute::experiment_dir(&exec.out, &config.name);
-            let missing = crate::execute::missing_runs(&plan, &dir, exec.force)?;
+            let config = crate::pipeline::config::load(&config, &set)?;
+            let plan = crate::pipeline::plan::plan(&config, &runners)?;
+            let dir = crate::pipeline::execute::experiment_dir(&exec.out, &config.name);
+            let missing = crate::pipeline::execute::missing_runs(&plan, &dir, exec.force)?;
             let progress = Progress::new(missing as u64, exec.quiet);
             let done = run_experiment(&config, &runners, &exec.options(), &progress)?;
             progress.finish();
@@ -110,14 +106,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             println!("report: {}", path.display());
         }
         Command::List => list(&runners)?,
-        Command::Rjm(args) => rjm::run(args)?,
-        Command::Tiles(args) => tiles::run(args)?,
-        Command::Pegsol(args) => pegsol::run(args)?,
+        Command::Rjm(args) => crate::rjm::cli::run(args)?,
+        Command::Tiles(args) => crate::tiles::cli::run(args)?,
+        Command::Pegsol(args) => crate::pegsol::cli::run(args)?,
     }
     Ok(())
 }
 
-fn list(runners: &[Box<dyn crate::runner::Runner>]) -> anyhow::Result<()> {
+fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<()> {
     let dir = project_dir("configs");
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| crate::user_error!("{}: {e}", dir.display()))?
@@ -127,8 +123,8 @@ fn list(runners: &[Box<dyn crate::runner::Runner>]) -> anyhow::Result<()> {
     entries.sort();
     println!("Experiments ({}):", dir.display());
     for path in entries {
-        let config = crate::config::load(&path, &[])?;
-        let runs = crate::plan::plan(&config, runners)
+        let config = crate::pipeline::config::load(&path, &[])?;
+        let runs = crate::pipeline::plan::plan(&config, runners)
             .map(|p| p.runs.len().to_string())
             .unwrap_or_else(|e| format!("invalid: {e}"));
         println!(

@@ -7,7 +7,7 @@
 //! uphill probability p (sideways moves allowed), it reaches a state of energy below E*.
 
 use super::Landscape;
-use crate::rng::SearchRng;
+use crate::util::rng::SearchRng;
 use rand::RngExt;
 
 /// What the exhaustive check found around a local minimum.
@@ -122,7 +122,7 @@ pub fn escape_trial<L: Landscape>(
 mod tests {
     use super::*;
     use crate::local_search::tests::Line;
-    use crate::rng::rng_from_seed;
+    use crate::util::rng::rng_from_seed;
 
     #[test]
     fn descent_stops_at_a_verified_local_minimum() {

@@ -9,7 +9,7 @@
 pub mod escape;
 pub mod schedule;
 
-use crate::rng::SearchRng;
+use crate::util::rng::SearchRng;
 use rand::RngExt;
 pub use schedule::Schedule;
 
@@ -227,7 +227,7 @@ pub fn search<L: Landscape>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::rng::rng_from_seed;
+    use crate::util::rng::rng_from_seed;
 
     /// A one-dimensional landscape for checking the loop's rules by hand: positions
     /// 0..len on a line, energy given per position, a step moves ±1 (clamped).

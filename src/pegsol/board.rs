@@ -463,8 +463,8 @@ mod tests {
         let (shape, _) = english();
         let mut s = 0x1234_5678_9abc_def0u64;
         for _ in 0..2000 {
-            s = crate::rng::splitmix64(s);
-            let t = crate::rng::splitmix64(s);
+            s = crate::util::rng::splitmix64(s);
+            let t = crate::util::rng::splitmix64(s);
             let b = Board(((u128::from(s) << 64) | u128::from(t)) & shape.holes());
             let mut brute = Vec::new();
             for x in 0..SIZE {

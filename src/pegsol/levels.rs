@@ -2,7 +2,7 @@
 //! board files in the same format: rows of `o` (peg), `.` (empty hole), `-` (no hole).
 //!
 //! Bad input — ragged rows, an unknown character, too many rows or columns, no pegs, an
-//! unknown level — is a [`crate::error::UserError`] whose one line says what and where.
+//! unknown level — is a [`crate::util::error::UserError`] whose one line says what and where.
 
 use std::path::Path;
 
@@ -147,7 +147,7 @@ pub fn from_choice(level_arg: Option<i64>, board: Option<&Path>) -> anyhow::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::{exit_code, one_line};
+    use crate::util::error::{exit_code, one_line};
 
     #[test]
     fn levels_have_the_documented_peg_counts() {

@@ -5,14 +5,16 @@
 //! reachable ([`solver`]), the count of reachable positions per number of jumps
 //! ([`count`]), text rendering, replay and the search clock ([`render`]), the
 //! interactive game ([`play`]) and the hash set of boards the searches share
-//! ([`table`]). The command line lives in `crate::cli::pegsol`, the experiment adapter
-//! in `crate::adapters::pegsol`.
+//! ([`table`]). The command line lives in `crate::pegsol::cli`, the experiment adapter
+//! in `crate::pegsol::runner`.
 
 pub mod board;
+pub mod budgeted_dfs;
+pub mod cli;
 pub mod count;
 pub mod levels;
 pub mod play;
 pub mod render;
-pub mod seed;
+pub mod runner;
 pub mod solver;
 pub mod table;

@@ -192,7 +192,7 @@ mod tests {
         let c = SearchClock::start();
         let mut x = 0u64;
         for i in 0..2_000_000u64 {
-            x = x.wrapping_add(crate::rng::splitmix64(i));
+            x = x.wrapping_add(crate::util::rng::splitmix64(i));
         }
         assert!(x != 1);
         assert!(c.elapsed() > Duration::ZERO);

@@ -101,7 +101,7 @@ struct Search<'a, K: Key> {
     /// Pagoda sums per depth: `sums[depth * last_holes + f]`.
     sums: Vec<f64>,
     stop_at: u64,
-    noise: Option<crate::rng::SearchRng>,
+    noise: Option<crate::util::rng::SearchRng>,
 }
 
 /// Expansions of the first restart.
@@ -169,7 +169,7 @@ impl<'a, K: Key> Search<'a, K> {
             let mut cap = RESTART_NODES;
             let mut restart = 0u64;
             let found = loop {
-                self.noise = (restart > 0).then(|| crate::rng::rng_from_seed(restart));
+                self.noise = (restart > 0).then(|| crate::util::rng::rng_from_seed(restart));
                 self.stop_at = self.limit.min(self.expanded.saturating_add(cap));
                 self.path.clear();
                 self.aborted = false;
@@ -289,8 +289,8 @@ impl<'a, K: Key> Search<'a, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pegsol::budgeted_dfs::replay;
     use crate::pegsol::levels::{level, parse_board};
-    use crate::pegsol::seed::replay;
     use std::collections::HashMap;
 
     /// The fewest pegs reachable, by plain memoised recursion over all positions.
@@ -337,7 +337,7 @@ mod tests {
             let mut text = String::new();
             for _ in 0..4 {
                 for _ in 0..5 {
-                    x = crate::rng::splitmix64(x);
+                    x = crate::util::rng::splitmix64(x);
                     text.push(match x % 8 {
                         0 => '-',
                         1 | 2 => '.',

@@ -309,7 +309,7 @@ mod tests {
         let mut reference = std::collections::HashSet::new();
         let mut x = 1u64;
         for _ in 0..20_000 {
-            x = crate::rng::splitmix64(x);
+            x = crate::util::rng::splitmix64(x);
             let k = u128::from(x % 5000 + 1) << 40 | 7;
             assert_eq!(s.insert(k), reference.insert(k));
         }
@@ -335,8 +335,8 @@ mod tests {
             assert!(packer.pack(holes) < 1u128 << 64);
             let mut x = 9u64;
             for _ in 0..500 {
-                x = crate::rng::splitmix64(x);
-                let b = (u128::from(x) << 64 | u128::from(crate::rng::splitmix64(x))) & holes;
+                x = crate::util::rng::splitmix64(x);
+                let b = (u128::from(x) << 64 | u128::from(crate::util::rng::splitmix64(x))) & holes;
                 assert_eq!(packer.unpack(packer.pack(b)), b);
                 if packer.shift.is_none() {
                     assert_eq!(packer.pack_runs(b), packer.pack(b));

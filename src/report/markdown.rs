@@ -26,7 +26,7 @@ pub fn num(x: f64, digits: usize) -> String {
     }
 }
 
-pub use crate::numfmt::thousands;
+pub use crate::util::numfmt::thousands;
 
 /// A p-value as text.
 pub fn p_value(p: f64) -> String {

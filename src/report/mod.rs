@@ -19,12 +19,12 @@ pub mod pegsol;
 pub mod rjm;
 pub mod tiles;
 
-use crate::config::Config;
-use crate::execute::{Finished, Options, experiment_dir, missing_runs, run_experiment};
-use crate::plot::Figure;
-use crate::progress::Progress;
-use crate::runner::Runner;
-use crate::table::read_parquet;
+use crate::pipeline::config::Config;
+use crate::pipeline::execute::{Finished, Options, experiment_dir, missing_runs, run_experiment};
+use crate::pipeline::progress::Progress;
+use crate::pipeline::runner::Runner;
+use crate::pipeline::table::read_parquet;
+use crate::present::plot::Figure;
 use anyhow::Context as _;
 use polars::prelude::DataFrame;
 use serde::Deserialize;
@@ -90,7 +90,7 @@ impl Context {
 
     /// Saves a figure as `figures/<name>.png` and `.svg`; returns its markdown image line.
     pub fn figure(&self, fig: &impl Figure, name: &str, caption: &str) -> anyhow::Result<String> {
-        crate::plot::save(fig, &self.figures.join(name))?;
+        crate::present::plot::save(fig, &self.figures.join(name))?;
         Ok(format!(
             "![{caption}](figures/{name}.png)\n\n*Figure: {caption}* ([SVG](figures/{name}.svg))\n"
         ))
@@ -202,8 +202,8 @@ pub fn build(runners: &[Box<dyn Runner>], opts: &ReportOptions) -> anyhow::Resul
     let mut configs = HashMap::new();
     let mut total = 0;
     for name in &names {
-        let config = crate::config::load(&configs_dir.join(format!("{name}.toml")), &[])?;
-        let plan = crate::plan::plan(&config, runners)?;
+        let config = crate::pipeline::config::load(&configs_dir.join(format!("{name}.toml")), &[])?;
+        let plan = crate::pipeline::plan::plan(&config, runners)?;
         total += missing_runs(
             &plan,
             &experiment_dir(&opts.exec.out, &config.name),
@@ -303,6 +303,6 @@ pub fn build(runners: &[Box<dyn Runner>], opts: &ReportOptions) -> anyhow::Resul
         started.elapsed().as_secs_f64()
     ));
     let path = report_dir.join("report.md");
-    crate::atomic::write(&path, md.as_bytes())?;
+    crate::util::atomic::write(&path, md.as_bytes())?;
     Ok(path)
 }

@@ -5,8 +5,8 @@
 
 use super::markdown::{num, table, thousands};
 use super::{Analysis, Context, Question};
-use crate::plot::{PointChart, decade_ticks, integer_ticks, short_number};
-use crate::table::{floats, has_column};
+use crate::pipeline::table::{floats, has_column};
+use crate::present::plot::{PointChart, decade_ticks, integer_ticks, short_number};
 use plotters::prelude::SeriesLabelPosition;
 use polars::prelude::DataFrame;
 
@@ -517,7 +517,7 @@ fn budget_study(ctx: &Context, q: &Question) -> anyhow::Result<String> {
     let timed: Vec<&Run> = grid.iter().filter(|r| r.expanded >= 100_000).collect();
     let rates: Vec<f64> = timed.iter().map(|r| r.per_second).collect();
     if let (Some(m), Some(lo), Some(hi)) = (
-        crate::stats::median(&rates),
+        crate::present::stats::median(&rates),
         rates.iter().copied().reduce(f64::min),
         rates.iter().copied().reduce(f64::max),
     ) {
@@ -533,7 +533,7 @@ fn budget_study(ctx: &Context, q: &Question) -> anyhow::Result<String> {
                 .filter(|r| r.budget == Some(b))
                 .map(|r| r.per_second)
                 .collect();
-            crate::stats::median(&v).map(|m| (b, m))
+            crate::present::stats::median(&v).map(|m| (b, m))
         };
         let timed_budgets = distinct(timed.iter().filter_map(|r| r.budget));
         let trend = match (
@@ -879,7 +879,7 @@ fn strong_vs_seed(ctx: &Context, q: &Question) -> anyhow::Result<String> {
             .filter(|r| r.expanded >= 100_000)
             .map(|r| r.per_second)
             .collect();
-        crate::stats::median(&v)
+        crate::present::stats::median(&v)
     };
     if let (Some(a), Some(b)) = (rate_of(&proof), rate_of(&seed)) {
         answer.push(format!(
@@ -918,9 +918,9 @@ fn strong_vs_seed(ctx: &Context, q: &Question) -> anyhow::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::execute::{Options, run_experiment};
-    use crate::progress::Progress;
-    use crate::table::read_parquet;
+    use crate::pipeline::execute::{Options, run_experiment};
+    use crate::pipeline::progress::Progress;
+    use crate::pipeline::table::read_parquet;
     use std::collections::HashMap;
     use std::path::Path;
 
@@ -951,7 +951,7 @@ mod tests {
 
     /// Runs small configs through the pipeline and returns the report's view of them.
     fn context(dir: &Path, configs: &[&str]) -> Context {
-        let runners = crate::adapters::runners();
+        let runners = crate::domains::runners();
         let opts = Options {
             jobs: 1,
             force: false,
@@ -964,7 +964,7 @@ mod tests {
             figures: dir.join("figures"),
         };
         for text in configs {
-            let config = crate::config::parse(text, "test.toml", &[]).unwrap();
+            let config = crate::pipeline::config::parse(text, "test.toml", &[]).unwrap();
             let done = run_experiment(&config, &runners, &opts, &Progress::new(0, true)).unwrap();
             ctx.results.insert(
                 config.name.clone(),

@@ -3,10 +3,10 @@
 
 use super::markdown::{num, p_value, table};
 use super::{Analysis, Context, Question};
-use crate::charts::{self, label};
-use crate::plot::{Band, IntervalPlot, LinePlot};
-use crate::stats::{Summary, bootstrap_mean_ci, mann_whitney, wilson};
-use crate::table::{floats, rows_where, texts};
+use crate::pipeline::table::{floats, rows_where, texts};
+use crate::present::charts::{self, label};
+use crate::present::plot::{Band, IntervalPlot, LinePlot};
+use crate::present::stats::{Summary, bootstrap_mean_ci, mann_whitney, wilson};
 use polars::prelude::DataFrame;
 
 pub const ANALYSES: &[(&str, Analysis)] = &[
@@ -108,7 +108,7 @@ fn no_sideways(ctx: &Context, q: &Question) -> anyhow::Result<String> {
         .retain(|s| s.name.ends_with("= 0") || s.name.ends_with("= ∞"));
     let fig = ctx.figure(&plot, "rjm_no_sideways_anytime", "median best objective so far (lower is better) against iterations; bands are interquartile ranges")?;
 
-    let hist = crate::plot::Histogram {
+    let hist = crate::present::plot::Histogram {
         title: "Best path length after 10,000 iterations".into(),
         x_label: "best path length (moves)".into(),
         series: vec![
@@ -354,11 +354,11 @@ fn escape(ctx: &Context, q: &Question) -> anyhow::Result<String> {
                 num(hi, 3)
             ),
             num(rate, 5),
-            crate::stats::median(&med_it).map_or("–".into(), |m| num(m, 0)),
-            crate::stats::median(&steps).map_or("–".into(), |m| num(m, 0)),
+            crate::present::stats::median(&med_it).map_or("–".into(), |m| num(m, 0)),
+            crate::present::stats::median(&steps).map_or("–".into(), |m| num(m, 0)),
         ]);
     }
-    let share = crate::stats::mean(&share_uphill).unwrap_or(0.0);
+    let share = crate::present::stats::mean(&share_uphill).unwrap_or(0.0);
     let line = |name: &str, ys: &[f64]| Band {
         name: name.to_string(),
         points: xs
@@ -609,7 +609,9 @@ fn geometric_extremes(geometric: &DataFrame) -> anyhow::Result<String> {
             let idx: Vec<usize> = (0..t0.len()).filter(|&i| t0[i] == a && d[i] == b).collect();
             let sample: Vec<f64> = idx.iter().map(|&i| ys[i]).collect();
             let temps: Vec<f64> = idx.iter().filter_map(|&i| fin[i]).collect();
-            if let (Some(s), Some(t)) = (Summary::of(&sample), crate::stats::median(&temps)) {
+            if let (Some(s), Some(t)) =
+                (Summary::of(&sample), crate::present::stats::median(&temps))
+            {
                 cells.push((a.clone(), b.clone(), s, t));
             }
         }
@@ -714,7 +716,7 @@ fn best_mazes(ctx: &Context, q: &Question) -> anyhow::Result<String> {
             iqr(&s),
         ]);
         let title = format!("Best {size}×{size} maze: {} moves", num(lengths[best], 0));
-        if let Some(pic) = crate::adapters::rjm::maze_picture(&codes[best], &title) {
+        if let Some(pic) = crate::rjm::runner::maze_picture(&codes[best], &title) {
             out.push_str(&ctx.figure(&pic, &format!("rjm_best_maze_{size}"), &title)?);
             out.push('\n');
         }

@@ -6,9 +6,9 @@
 
 use super::markdown::{num, table, thousands};
 use super::{Analysis, Context, Question};
-use crate::plot::{Band, LinePlot};
-use crate::stats::{Summary, median};
-use crate::table::{floats, texts};
+use crate::pipeline::table::{floats, texts};
+use crate::present::plot::{Band, LinePlot};
+use crate::present::stats::{Summary, median};
 use crate::tiles::instances::{InstanceSet, korf1985_generated};
 use polars::prelude::DataFrame;
 
@@ -913,7 +913,7 @@ fn korf100(ctx: &Context, q: &Question) -> anyhow::Result<String> {
             hname.to_string(),
             format!("{solved} of {}", mine.len()),
             format!("{equal} of {}", mine.len()),
-            num(crate::stats::mean(&h0).unwrap_or(f64::NAN), 2),
+            num(crate::present::stats::mean(&h0).unwrap_or(f64::NAN), 2),
             thousands(total_gen as u64),
             thousands(exp as u64),
             num(secs, 1),

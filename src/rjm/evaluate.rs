@@ -148,7 +148,7 @@ pub fn shortest_path(maze: &Maze) -> Option<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::rng_from_seed;
+    use crate::util::rng::rng_from_seed;
     use std::collections::VecDeque;
 
     /// Textbook queue BFS over the explicit graph: the reference the bit sets must match.

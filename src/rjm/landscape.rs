@@ -5,7 +5,7 @@ use super::bits::CellSet;
 use super::evaluate::Evaluator;
 use super::maze::{Maze, Step, all_steps};
 use crate::local_search::Landscape;
-use crate::rng::SearchRng;
+use crate::util::rng::SearchRng;
 
 pub struct MazeLandscape<B: CellSet> {
     size: usize,
@@ -101,7 +101,7 @@ pub fn optimize(
 mod tests {
     use super::*;
     use crate::local_search::{Acceptance, Schedule, Settings};
-    use crate::rng::rng_from_seed;
+    use crate::util::rng::rng_from_seed;
 
     fn settings(acceptance: Acceptance, iterations: u64) -> Settings {
         Settings {

@@ -1,6 +1,6 @@
 //! A maze as a grid of jump numbers: legality, random generation and the neighbour step.
 
-use crate::rng::SearchRng;
+use crate::util::rng::SearchRng;
 use rand::RngExt;
 
 /// An n×n Rook Jumping Maze, row-major. The goal (last cell) holds 0; every other cell
@@ -150,7 +150,7 @@ pub fn all_steps(size: usize, jumps: &[u8]) -> impl Iterator<Item = Step> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::rng_from_seed;
+    use crate::util::rng::rng_from_seed;
 
     #[test]
     fn max_jump_matches_the_seed_examples() {

@@ -41,3 +41,5 @@ macro_rules! with_maze_bits {
         }
     }};
 }
+pub mod cli;
+pub mod runner;

@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn parse_errors_name_the_line() {
         let err = parse_maze("1 2 1 1 1\n1 1 1\n", "m.txt").unwrap_err();
-        assert!(crate::error::is_user_error(&err));
+        assert!(crate::util::error::is_user_error(&err));
         assert!(err.to_string().contains("rows"), "{err}");
         let bad_row = "2 2 2 4 3\n2 2 3 3\n3 3 2 3 3\n4 3 2 2 2\n1 2 1 4 0\n";
         assert!(

@@ -5,7 +5,7 @@ use super::board::{Board, Dir, MoveOrder};
 use super::ida::IdaResult;
 use super::solve::Problem;
 
-pub use crate::numfmt::thousands;
+pub use crate::util::numfmt::thousands;
 
 /// Seed 000's output block for an IDA* run.
 pub fn ida_block(start: &Board, r: &IdaResult) -> String {

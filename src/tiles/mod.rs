@@ -18,3 +18,5 @@ pub use board::{Board, Dir, MoveOrder, Shape};
 pub use heuristic::{Heuristic, Tables};
 pub use instances::{Instance, InstanceSet};
 pub use solve::Problem;
+pub mod cli;
+pub mod runner;

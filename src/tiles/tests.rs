@@ -9,7 +9,7 @@ use super::heuristic::{Heuristic, Tables};
 use super::ida;
 use super::instances::{InstanceSet, korf1985_generated};
 use super::solve::{Problem, moves_of};
-use crate::rng::rng_from_seed;
+use crate::util::rng::rng_from_seed;
 use rand::RngExt;
 
 /// A random walk of `steps` blank moves from `from` (never undoing the last move).

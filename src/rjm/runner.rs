@@ -3,10 +3,10 @@
 
 use crate::local_search::escape::{descend_to_local_minimum, escape_trial};
 use crate::local_search::{Acceptance, Schedule, Settings, schedule::SCHEDULE_NAMES};
-use crate::params::{ParamSpec, Params};
+use crate::pipeline::params::{ParamSpec, Params};
+use crate::pipeline::runner::{AlgorithmSpec, RunOutput, Runner, log_checkpoints};
 use crate::rjm::{Maze, MazeLandscape, UNREACHABLE, landscape::optimize};
-use crate::rng::rng_from_seed;
-use crate::runner::{AlgorithmSpec, RunOutput, Runner, log_checkpoints};
+use crate::util::rng::rng_from_seed;
 use std::time::Instant;
 
 pub struct RjmRunner;
@@ -249,7 +249,7 @@ pub fn parse_maze_code(code: &str) -> Option<Maze> {
 
 /// A picture of a maze given by its [`maze_code`]: jump numbers, goal marked G, and a
 /// shortest path from the start circled cell to the goal.
-pub fn maze_picture(code: &str, title: &str) -> Option<crate::plot::BoardPicture> {
+pub fn maze_picture(code: &str, title: &str) -> Option<crate::present::plot::BoardPicture> {
     let maze = parse_maze_code(code)?;
     let labels = maze
         .jumps()
@@ -264,7 +264,7 @@ pub fn maze_picture(code: &str, title: &str) -> Option<crate::plot::BoardPicture
         })
         .collect();
     let path = crate::rjm::evaluate::shortest_path(&maze).unwrap_or_default();
-    Some(crate::plot::BoardPicture {
+    Some(crate::present::plot::BoardPicture {
         title: title.to_string(),
         size: maze.size(),
         labels,
@@ -275,7 +275,7 @@ pub fn maze_picture(code: &str, title: &str) -> Option<crate::plot::BoardPicture
 fn escape(
     size: usize,
     params: &Params,
-    rng: &mut crate::rng::SearchRng,
+    rng: &mut crate::util::rng::SearchRng,
     started: Instant,
 ) -> anyhow::Result<RunOutput> {
     let p = params.float("uphill_probability")?;
@@ -307,7 +307,7 @@ fn escape(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::Value;
+    use crate::pipeline::params::Value;
 
     fn params(pairs: &[(&str, Value)]) -> Params {
         let runner = RjmRunner;

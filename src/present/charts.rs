@@ -1,9 +1,9 @@
 //! Result tables to figures: the grouping and medians behind each kind of plot, shared
 //! by the per-experiment plots and the report.
 
-use crate::plot::{Band, BoxPlot, Heatmap, Histogram, LinePlot};
-use crate::stats::{Summary, median};
-use crate::table::{floats, groups, texts};
+use crate::pipeline::table::{floats, groups, texts};
+use crate::present::plot::{Band, BoxPlot, Heatmap, Histogram, LinePlot};
+use crate::present::stats::{Summary, median};
 use polars::prelude::DataFrame;
 
 /// Distinct values of a column in display order: numerically when every value is a

@@ -2,10 +2,10 @@
 //! transcripts. A value missing from the command line is asked for at the seed's prompt.
 
 use crate::local_search::{Acceptance, Schedule, Settings};
-use crate::prompt::{self, value_or_ask};
 use crate::rjm::text::{format_evaluation, format_maze, parse_maze};
 use crate::rjm::{Maze, landscape::optimize};
-use crate::rng::{fresh_seed, rng_from_seed};
+use crate::util::prompt::{self, value_or_ask};
+use crate::util::rng::{fresh_seed, rng_from_seed};
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;

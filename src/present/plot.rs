@@ -74,7 +74,7 @@ pub fn save(fig: &impl Figure, stem: &Path) -> anyhow::Result<PathBuf> {
         fig.draw(&root)?;
         root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
     }
-    crate::atomic::write(&dir.join(format!("{name}.svg")), svg.as_bytes())?;
+    crate::util::atomic::write(&dir.join(format!("{name}.svg")), svg.as_bytes())?;
     Ok(png)
 }
 
@@ -337,7 +337,7 @@ impl Figure for BoxPlot {
             .draw()
             .map_err(err)?;
         for (i, (_, xs)) in self.groups.iter().enumerate() {
-            let Some(s) = crate::stats::Summary::of(xs) else {
+            let Some(s) = crate::present::stats::Summary::of(xs) else {
                 continue;
             };
             let x = i as f64;

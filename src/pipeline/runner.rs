@@ -5,7 +5,7 @@
 //! knows runners only through this trait; adapters in `crate::adapters` implement it for
 //! each domain, and know nothing of configs, dataframes or plots.
 
-use crate::params::{ParamSpec, Params, Value};
+use crate::pipeline::params::{ParamSpec, Params, Value};
 
 /// An algorithm a runner offers to experiments.
 #[derive(Debug, Clone)]

@@ -3,9 +3,9 @@
 //! [`Runner`]. Both are deterministic: the seed is unused and every metric except the
 //! timings (`time_seconds`, `expanded_per_second`) is reproducible.
 
-use crate::params::{ParamSpec, Params};
-use crate::pegsol::{levels, seed, solver};
-use crate::runner::{AlgorithmSpec, RunOutput, Runner};
+use crate::pegsol::{budgeted_dfs, levels, solver};
+use crate::pipeline::params::{ParamSpec, Params};
+use crate::pipeline::runner::{AlgorithmSpec, RunOutput, Runner};
 
 pub struct PegsolRunner;
 
@@ -67,7 +67,7 @@ impl Runner for PegsolRunner {
         let mut out = RunOutput::default();
         match algorithm {
             "seed_dfs" => {
-                let r = seed::solve(&p.shape, p.start, params.int("budget")?.max(1) as u64);
+                let r = budgeted_dfs::solve(&p.shape, p.start, params.int("budget")?.max(1) as u64);
                 out.metric("initial_pegs", r.initial_pegs)
                     .metric("pegs_left", r.pegs_left)
                     .metric("solution_length", r.solution.len())
@@ -99,7 +99,7 @@ impl Runner for PegsolRunner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::Value;
+    use crate::pipeline::params::Value;
 
     fn params(level: i64, budget: i64) -> Params {
         let mut p = Params::default();

@@ -2,7 +2,7 @@
 //! confidence intervals, the Mann–Whitney U test and Wilson intervals for proportions.
 //! Written out because they are short and their exact definitions matter.
 
-use crate::rng::rng_from_seed;
+use crate::util::rng::rng_from_seed;
 use rand::RngExt;
 
 /// The q-quantile by linear interpolation between order statistics (R's type 7, numpy's

@@ -6,7 +6,7 @@
 //! tables are rebuilt from it. A torn last line (the process killed mid-write) is
 //! ignored on reading.
 
-use crate::params::Value;
+use crate::pipeline::params::Value;
 use anyhow::Context;
 use serde_json::json;
 use std::collections::HashMap;
@@ -103,7 +103,7 @@ impl Journal {
             && !text.ends_with(b"\n")
         {
             let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            crate::atomic::write(path, &text[..keep])?;
+            crate::util::atomic::write(path, &text[..keep])?;
         }
         let file = std::fs::OpenOptions::new()
             .create(true)

@@ -5,7 +5,7 @@
 //! Column types follow the values: integers stay Int64, any float makes Float64, and a
 //! column that mixes kinds falls back to strings, so a table never loses a value.
 
-use crate::params::Value;
+use crate::pipeline::params::Value;
 use polars::prelude::*;
 use std::path::Path;
 
@@ -75,7 +75,7 @@ pub fn frame(columns: Vec<ColumnBuilder>) -> anyhow::Result<DataFrame> {
 
 /// Writes `<stem>.parquet` and `<stem>.csv` in `dir`, each atomically.
 pub fn write_both(df: &mut DataFrame, dir: &Path, stem: &str) -> anyhow::Result<()> {
-    crate::atomic::write_with(&dir.join(format!("{stem}.parquet")), |w| {
+    crate::util::atomic::write_with(&dir.join(format!("{stem}.parquet")), |w| {
         ParquetWriter::new(w).finish(df)?;
         Ok(())
     })?;
@@ -84,7 +84,7 @@ pub fn write_both(df: &mut DataFrame, dir: &Path, stem: &str) -> anyhow::Result<
 
 /// Writes a CSV atomically.
 pub fn write_csv(df: &mut DataFrame, path: &Path) -> anyhow::Result<()> {
-    crate::atomic::write_with(path, |w| {
+    crate::util::atomic::write_with(path, |w| {
         CsvWriter::new(w).include_header(true).finish(df)?;
         Ok(())
     })

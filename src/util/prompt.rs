@@ -106,7 +106,7 @@ mod tests {
             err.to_string(),
             "answer to \"Iterations?\": 0 is not a positive integer"
         );
-        assert!(crate::error::is_user_error(&err));
+        assert!(crate::util::error::is_user_error(&err));
         let err = ask(&mut "".as_bytes(), &mut Vec::new(), "Decay rate? ", decay).unwrap_err();
         assert!(err.to_string().contains("standard input ended"));
     }

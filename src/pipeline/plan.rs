@@ -7,10 +7,10 @@
 //! runs, changing `--jobs` or resuming never changes a run's result. Its key adds the
 //! algorithm's version and the variant, so results of an older algorithm are recomputed.
 
-use crate::config::{Config, Located, Origin};
-use crate::params::{Params, Value};
-use crate::rng::{derive_seed, fnv1a};
-use crate::runner::{AlgorithmSpec, Runner};
+use crate::pipeline::config::{Config, Located, Origin};
+use crate::pipeline::params::{Params, Value};
+use crate::pipeline::runner::{AlgorithmSpec, Runner};
+use crate::util::rng::{derive_seed, fnv1a};
 
 /// One run of an experiment.
 #[derive(Debug, Clone, PartialEq)]
@@ -166,9 +166,9 @@ fn check(spec: &AlgorithmSpec, name: &str, located: &Located<Value>) -> anyhow::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
-    use crate::params::ParamSpec;
-    use crate::runner::RunOutput;
+    use crate::pipeline::config::parse;
+    use crate::pipeline::params::ParamSpec;
+    use crate::pipeline::runner::RunOutput;
 
     struct Toy;
     impl Runner for Toy {

@@ -4,8 +4,8 @@
 //! `random8` draws its instance from `instance_seed` when set (else from the run's
 //! seed), so an experiment can give every algorithm the same instances.
 
-use crate::params::{ParamSpec, Params, Value};
-use crate::runner::{AlgorithmSpec, RunOutput, Runner};
+use crate::pipeline::params::{ParamSpec, Params, Value};
+use crate::pipeline::runner::{AlgorithmSpec, RunOutput, Runner};
 use crate::tiles::board::{Board, MoveOrder, Shape};
 use crate::tiles::census;
 use crate::tiles::heuristic::Heuristic;
@@ -191,9 +191,9 @@ fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
         user_bail!("depth_min = {lo} is larger than depth_max = {hi}");
     }
     let instance_seed = params.opt_int("instance_seed")?.map_or(seed, |s| {
-        crate::rng::derive_seed(0, "tiles/random8 instance", s as u64)
+        crate::util::rng::derive_seed(0, "tiles/random8 instance", s as u64)
     });
-    let mut rng = crate::rng::rng_from_seed(instance_seed);
+    let mut rng = crate::util::rng::rng_from_seed(instance_seed);
     let depth = rng.random_range(lo..=hi) as usize;
     let index = rng.random_range(0..usize::MAX);
     let start = census::eight_puzzle_at(depth, index)
@@ -300,7 +300,7 @@ mod tests {
         }
         let bad = params(&[("instance", Value::Int(5))], "ida");
         let err = TilesRunner.run("ida", &bad, 0).unwrap_err();
-        assert!(crate::error::is_user_error(&err));
+        assert!(crate::util::error::is_user_error(&err));
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! An experiment's own outputs beyond its tables: the summary tables and plots its
 //! config asks for, computed from the results it wrote.
 
-use crate::charts;
-use crate::config::{Config, PlotKind, PlotSpec, TableSpec};
-use crate::params::Value;
-use crate::plot::save;
-use crate::stats::Summary;
-use crate::table::{ColumnBuilder, floats, frame, groups, read_parquet, write_both};
+use crate::pipeline::config::{Config, PlotKind, PlotSpec, TableSpec};
+use crate::pipeline::params::Value;
+use crate::pipeline::table::{ColumnBuilder, floats, frame, groups, read_parquet, write_both};
+use crate::present::charts;
+use crate::present::plot::save;
+use crate::present::stats::Summary;
 use polars::prelude::DataFrame;
 use std::path::Path;
 
@@ -66,7 +66,7 @@ pub fn write_outputs(config: &Config, dir: &Path) -> anyhow::Result<()> {
 
 fn check_columns(df: &DataFrame, names: &[&str], what: &str, source: &str) -> anyhow::Result<()> {
     for n in names {
-        if !crate::table::has_column(df, n) {
+        if !crate::pipeline::table::has_column(df, n) {
             let known: Vec<String> = df
                 .get_column_names()
                 .iter()

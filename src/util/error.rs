@@ -23,7 +23,7 @@ impl std::error::Error for UserError {}
 #[macro_export]
 macro_rules! user_error {
     ($($arg:tt)*) => {
-        ::anyhow::Error::new($crate::error::UserError(format!($($arg)*)))
+        ::anyhow::Error::new($crate::util::error::UserError(format!($($arg)*)))
     };
 }
 

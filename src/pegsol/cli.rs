@@ -11,7 +11,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use crate::pegsol::levels::{self, Puzzle};
 use crate::pegsol::render::{self, board_text, pegs_text};
-use crate::pegsol::{count, play, seed, solver};
+use crate::pegsol::{budgeted_dfs, count, play, solver};
 
 /// Peg solitaire: the seed's budgeted DFS, a stronger solver, play, and position counts.
 #[derive(Debug, Args)]
@@ -118,7 +118,7 @@ fn solve(a: &SolveArgs) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let (solution, stats) = match a.solver {
         SolverName::Seed => {
-            let r = seed::solve(&p.shape, p.start, budget.unwrap_or(1_000_000));
+            let r = budgeted_dfs::solve(&p.shape, p.start, budget.unwrap_or(1_000_000));
             let stats = stats_block(
                 r.expanded,
                 r.generated,
@@ -257,7 +257,7 @@ mod tests {
         assert_eq!(parse_budget("10_000").unwrap(), 10_000);
         for bad in ["0", "-5", "ten"] {
             let e = parse_budget(bad).unwrap_err();
-            assert_eq!(crate::error::exit_code(&e), 2, "{bad}");
+            assert_eq!(crate::util::error::exit_code(&e), 2, "{bad}");
         }
     }
 

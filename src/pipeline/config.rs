@@ -20,7 +20,7 @@
 //! base_seed = 1
 //! ```
 
-use crate::params::Value;
+use crate::pipeline::params::Value;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;

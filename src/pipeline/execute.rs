@@ -5,13 +5,13 @@
 //! Only runs whose keys are not in the journal are computed, unless `force`; rows are in
 //! plan order whatever the number of threads or the order runs finish in.
 
-use crate::config::Config;
-use crate::params::Value;
-use crate::plan::{Plan, Run, plan};
-use crate::progress::Progress;
-use crate::records::{Journal, Outcome, read_journal};
-use crate::runner::Runner;
-use crate::table::{ColumnBuilder, frame, write_both};
+use crate::pipeline::config::Config;
+use crate::pipeline::journal::{Journal, Outcome, read_journal};
+use crate::pipeline::params::Value;
+use crate::pipeline::plan::{Plan, Run, plan};
+use crate::pipeline::progress::Progress;
+use crate::pipeline::runner::Runner;
+use crate::pipeline::table::{ColumnBuilder, frame, write_both};
 use anyhow::Context;
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
@@ -68,7 +68,7 @@ pub fn run_experiment(
     progress: &Progress,
 ) -> anyhow::Result<Finished> {
     let started = Instant::now();
-    let started_at = crate::timestamp::now_utc();
+    let started_at = crate::util::timestamp::now_utc();
     let plan = plan(config, runners)?;
     let dir = experiment_dir(&opts.out, &plan.experiment);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -141,7 +141,7 @@ pub fn run_experiment(
     stage.finish();
     write_tables(&plan, &done, &dir)?;
     write_manifest(config, &plan, &dir, opts, reused, &started_at)?;
-    crate::summary::write_outputs(config, &dir)?;
+    crate::pipeline::summary::write_outputs(config, &dir)?;
     Ok(Finished {
         name: plan.experiment.clone(),
         dir,
@@ -276,9 +276,9 @@ fn write_manifest(
         "jobs": opts.jobs,
         "code_version": { "package": env!("CARGO_PKG_VERSION"), "commit": env!("SEARCHLAB_COMMIT") },
         "started_at": started_at,
-        "finished_at": crate::timestamp::now_utc(),
+        "finished_at": crate::util::timestamp::now_utc(),
     });
-    crate::atomic::write(
+    crate::util::atomic::write(
         &dir.join("manifest.json"),
         serde_json::to_string_pretty(&manifest)?.as_bytes(),
     )

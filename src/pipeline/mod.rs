@@ -1,0 +1,17 @@
+//! The experiment pipeline, free of any domain: parameters and their specs ([`params`]),
+//! configs ([`config`]), the plan of seeded runs ([`plan`]), the [`runner::Runner`] trait
+//! domains implement, parallel execution ([`execute`]) with its journal of finished runs
+//! ([`journal`]), result tables ([`table`]), per-experiment summaries and plots
+//! ([`summary`]) and progress display ([`progress`]).
+//!
+//! Data flows one way: config → plan → execute (runner) → journal → tables.
+
+pub mod config;
+pub mod execute;
+pub mod journal;
+pub mod params;
+pub mod plan;
+pub mod progress;
+pub mod runner;
+pub mod summary;
+pub mod table;
