@@ -74,7 +74,7 @@ impl Settings {
 
 /// What a search found and how it got there.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome<S> {
+pub struct LocalSearchResult<S> {
     pub best: S,
     pub best_energy: f64,
     /// The first iteration at which `best_energy` was reached (0: the initial state).
@@ -91,10 +91,10 @@ pub struct Outcome<S> {
     pub anytime: Vec<(u64, f64)>,
 }
 
-impl<S> Outcome<S> {
+impl<S> LocalSearchResult<S> {
     /// The same outcome with the best state converted.
-    pub fn map<T>(self, f: impl FnOnce(S) -> T) -> Outcome<T> {
-        Outcome {
+    pub fn map<T>(self, f: impl FnOnce(S) -> T) -> LocalSearchResult<T> {
+        LocalSearchResult {
             best: f(self.best),
             best_energy: self.best_energy,
             best_iteration: self.best_iteration,
@@ -115,7 +115,7 @@ pub fn search<L: Landscape>(
     land: &mut L,
     settings: &Settings,
     rng: &mut SearchRng,
-) -> Outcome<L::Snapshot> {
+) -> LocalSearchResult<L::Snapshot> {
     let mut schedule = match &settings.acceptance {
         Acceptance::Anneal(s) => Some(s.start()),
         Acceptance::Uphill { .. } => None,
@@ -132,7 +132,7 @@ pub fn search<L: Landscape>(
     let mut best = land.snapshot();
     let mut best_energy = current;
     let mut best_iteration = 0;
-    let mut out = Outcome {
+    let mut out = LocalSearchResult {
         best: land.snapshot(),
         best_energy,
         best_iteration,

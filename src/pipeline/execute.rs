@@ -6,7 +6,7 @@
 //! plan order whatever the number of threads or the order runs finish in.
 
 use crate::pipeline::config::Config;
-use crate::pipeline::journal::{Journal, Outcome, read_journal};
+use crate::pipeline::journal::{Journal, RunRecord, read_journal};
 use crate::pipeline::params::Value;
 use crate::pipeline::plan::{Plan, Run, plan};
 use crate::pipeline::progress::Progress;
@@ -77,7 +77,7 @@ pub fn run_experiment(
         std::fs::remove_file(&journal_path)
             .with_context(|| format!("removing {}", journal_path.display()))?;
     }
-    let mut done: HashMap<String, Outcome> = read_journal(&journal_path)?;
+    let mut done: HashMap<String, RunRecord> = read_journal(&journal_path)?;
     let todo: Vec<&Run> = plan
         .runs
         .iter()
@@ -91,7 +91,7 @@ pub fn run_experiment(
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(opts.jobs)
             .build()?;
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<Outcome>)>();
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<RunRecord>)>();
         let algorithm = plan.algorithm.name;
         let runner = plan.runner;
         let result: anyhow::Result<()> = std::thread::scope(|scope| {
@@ -100,7 +100,7 @@ pub fn run_experiment(
                     todo.par_iter().for_each_with(tx, |tx, run| {
                         let out = runner
                             .run(algorithm, &run.params, run.seed)
-                            .map(|o| Outcome {
+                            .map(|o| RunRecord {
                                 metrics: o
                                     .metrics
                                     .into_iter()
@@ -154,9 +154,9 @@ pub fn run_experiment(
 /// The results and anytime tables of the finished runs, in plan order.
 pub fn frames(
     plan: &Plan,
-    done: &HashMap<String, Outcome>,
+    done: &HashMap<String, RunRecord>,
 ) -> anyhow::Result<(DataFrame, DataFrame)> {
-    let finished: Vec<(&Run, &Outcome)> = plan
+    let finished: Vec<(&Run, &RunRecord)> = plan
         .runs
         .iter()
         .filter_map(|r| done.get(&r.key).map(|o| (r, o)))
@@ -247,7 +247,7 @@ pub fn frames(
     Ok((results, anytime))
 }
 
-fn write_tables(plan: &Plan, done: &HashMap<String, Outcome>, dir: &Path) -> anyhow::Result<()> {
+fn write_tables(plan: &Plan, done: &HashMap<String, RunRecord>, dir: &Path) -> anyhow::Result<()> {
     let (mut results, mut anytime) = frames(plan, done)?;
     write_both(&mut results, dir, "results")?;
     write_both(&mut anytime, dir, "anytime")

@@ -15,7 +15,7 @@ use std::path::Path;
 
 /// What a finished run produced, as stored.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
+pub struct RunRecord {
     pub metrics: Vec<(String, Value)>,
     pub anytime: Vec<(u64, f64)>,
 }
@@ -45,7 +45,7 @@ fn from_json(v: &serde_json::Value) -> Option<Value> {
 }
 
 /// One journal line.
-pub fn encode(key: &str, outcome: &Outcome) -> String {
+pub fn encode(key: &str, outcome: &RunRecord) -> String {
     let metrics: Vec<serde_json::Value> = outcome
         .metrics
         .iter()
@@ -54,7 +54,7 @@ pub fn encode(key: &str, outcome: &Outcome) -> String {
     json!({ "key": key, "metrics": metrics, "anytime": outcome.anytime }).to_string()
 }
 
-fn decode(line: &str) -> Option<(String, Outcome)> {
+fn decode(line: &str) -> Option<(String, RunRecord)> {
     let v: serde_json::Value = serde_json::from_str(line).ok()?;
     let key = v.get("key")?.as_str()?.to_string();
     let metrics = v
@@ -69,11 +69,11 @@ fn decode(line: &str) -> Option<(String, Outcome)> {
         .iter()
         .map(|p| Some((p.get(0)?.as_u64()?, p.get(1)?.as_f64()?)))
         .collect::<Option<Vec<_>>>()?;
-    Some((key, Outcome { metrics, anytime }))
+    Some((key, RunRecord { metrics, anytime }))
 }
 
 /// Reads a journal; a missing file is an empty journal, unreadable lines are skipped.
-pub fn read_journal(path: &Path) -> anyhow::Result<HashMap<String, Outcome>> {
+pub fn read_journal(path: &Path) -> anyhow::Result<HashMap<String, RunRecord>> {
     let mut out = HashMap::new();
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
@@ -115,7 +115,7 @@ impl Journal {
         })
     }
 
-    pub fn append(&mut self, key: &str, outcome: &Outcome) -> anyhow::Result<()> {
+    pub fn append(&mut self, key: &str, outcome: &RunRecord) -> anyhow::Result<()> {
         writeln!(self.file, "{}", encode(key, outcome))?;
         Ok(())
     }
@@ -130,8 +130,8 @@ impl Journal {
 mod tests {
     use super::*;
 
-    fn outcome() -> Outcome {
-        Outcome {
+    fn outcome() -> RunRecord {
+        RunRecord {
             metrics: vec![
                 ("a".into(), Value::Int(-12)),
                 ("b".into(), Value::Float(1.0)),

@@ -89,7 +89,7 @@ pub fn optimize(
     start: &Maze,
     settings: &crate::local_search::Settings,
     rng: &mut SearchRng,
-) -> crate::local_search::Outcome<Maze> {
+) -> crate::local_search::LocalSearchResult<Maze> {
     crate::with_maze_bits!(start.size(), B => {
         let mut land = MazeLandscape::<B>::new(start);
         let out = crate::local_search::search(&mut land, settings, rng);

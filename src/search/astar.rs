@@ -10,7 +10,7 @@
 //! when popped. **Queue length** (`max_frontier`) is the heap's length, stale entries
 //! included, measured after the children of each expansion have been pushed.
 
-use super::{Outcome, Stats, trace};
+use super::{SearchResult, Stats, trace};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::Hash;
@@ -24,7 +24,7 @@ pub fn astar<N, FN, IN, FH, FS>(
     mut heuristic: FH,
     mut success: FS,
     expand_limit: Option<u64>,
-) -> Outcome<N>
+) -> SearchResult<N>
 where
     N: Eq + Hash + Ord + Clone,
     FN: FnMut(&N) -> IN,
@@ -51,7 +51,7 @@ where
         }
         if success(&state) {
             let cost = nodes[idx].2;
-            return Outcome {
+            return SearchResult {
                 path: Some(trace(&nodes, idx)),
                 cost,
                 last_depth,
@@ -60,7 +60,7 @@ where
             };
         }
         if expand_limit.is_some_and(|l| stats.expanded >= l) {
-            return Outcome {
+            return SearchResult {
                 path: None,
                 cost: 0,
                 last_depth,
@@ -87,7 +87,7 @@ where
         }
         stats.max_frontier = stats.max_frontier.max(heap.len() as u64);
     }
-    Outcome {
+    SearchResult {
         path: None,
         cost: 0,
         last_depth,

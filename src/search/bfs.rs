@@ -1,6 +1,6 @@
 //! Breadth-first search: the general search skeleton with a FIFO pool (seed 002).
 
-use super::{Outcome, Pool, graph_search};
+use super::{Pool, SearchResult, graph_search};
 use std::hash::Hash;
 
 /// Breadth-first graph search from `start` until `success`: pops in FIFO order, tests the
@@ -11,7 +11,7 @@ pub fn bfs<N, FN, IN, FS>(
     successors: FN,
     success: FS,
     expand_limit: Option<u64>,
-) -> Outcome<N>
+) -> SearchResult<N>
 where
     N: Eq + Hash + Clone,
     FN: FnMut(&N) -> IN,

@@ -1,6 +1,6 @@
 //! Depth-first search: the general search skeleton with a LIFO pool (seed 002).
 
-use super::{Outcome, Pool, graph_search};
+use super::{Pool, SearchResult, graph_search};
 use std::hash::Hash;
 
 /// Depth-first graph search from `start` until `success`: the last child pushed is the
@@ -11,7 +11,7 @@ pub fn dfs<N, FN, IN, FS>(
     successors: FN,
     success: FS,
     expand_limit: Option<u64>,
-) -> Outcome<N>
+) -> SearchResult<N>
 where
     N: Eq + Hash + Clone,
     FN: FnMut(&N) -> IN,

@@ -11,7 +11,7 @@
 //! iterations), so once the deepest iteration has been reached the loop does not
 //! allocate.
 
-use super::{Outcome, Stats};
+use super::{SearchResult, Stats};
 
 struct Ctx<'a, N, FN, FH, FS> {
     successors: &'a mut FN,
@@ -90,7 +90,7 @@ pub fn ida<N, FN, FH, FS>(
     mut heuristic: FH,
     mut success: FS,
     expand_limit: Option<u64>,
-) -> Outcome<N>
+) -> SearchResult<N>
 where
     N: Eq + Clone,
     FN: FnMut(&N, &mut Vec<(N, u32)>),
@@ -103,7 +103,7 @@ where
     };
     if success(start) {
         stats.thresholds.push(u64::from(heuristic(start)));
-        return Outcome {
+        return SearchResult {
             path: Some(vec![start.clone()]),
             cost: 0,
             last_depth: 0,
@@ -131,7 +131,7 @@ where
         if ctx.search(0) {
             let path = std::mem::take(&mut ctx.path);
             let last_depth = path.len() as u64 - 1;
-            return Outcome {
+            return SearchResult {
                 path: Some(path),
                 cost: ctx.found_cost,
                 last_depth,
@@ -141,7 +141,7 @@ where
         }
         if ctx.limit_reached || ctx.next_bound == u64::MAX {
             let limit_reached = ctx.limit_reached;
-            return Outcome {
+            return SearchResult {
                 path: None,
                 cost: 0,
                 last_depth: 0,

@@ -43,7 +43,7 @@ pub struct Stats {
 
 /// What a search returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome<N> {
+pub struct SearchResult<N> {
     /// The states from the start to the goal (both included), if a goal was reached.
     pub path: Option<Vec<N>>,
     /// The path's cost (its number of moves for unit costs); 0 when not found.
@@ -72,7 +72,7 @@ pub(crate) fn graph_search<N, FN, IN, FS>(
     mut success: FS,
     expand_limit: Option<u64>,
     pool_kind: Pool,
-) -> Outcome<N>
+) -> SearchResult<N>
 where
     N: Eq + Hash + Clone,
     FN: FnMut(&N) -> IN,
@@ -92,7 +92,7 @@ where
     let mut last_depth = 0;
     loop {
         if expand_limit.is_some_and(|l| stats.expanded >= l) {
-            return Outcome {
+            return SearchResult {
                 path: None,
                 cost: 0,
                 last_depth,
@@ -105,7 +105,7 @@ where
             Pool::Lifo => pool.pop_back(),
         };
         let Some(idx) = idx else {
-            return Outcome {
+            return SearchResult {
                 path: None,
                 cost: 0,
                 last_depth,
@@ -116,7 +116,7 @@ where
         if success(&nodes[idx].0) {
             let cost = nodes[idx].2;
             let path = trace(&nodes, idx);
-            return Outcome {
+            return SearchResult {
                 path: Some(path),
                 cost,
                 last_depth,

@@ -4,7 +4,7 @@
 
 use super::board::{Board, Dir, MoveOrder};
 use super::heuristic::{Heuristic, Tables};
-use crate::search::{self, Outcome};
+use crate::search::{self, SearchResult};
 
 /// An instance to solve and how.
 #[derive(Debug, Clone)]
@@ -37,19 +37,19 @@ impl Problem {
     }
 
     /// Breadth-first search (seed 002), giving up after `limit` expansions.
-    pub fn bfs(&self, limit: Option<u64>) -> Outcome<Board> {
+    pub fn bfs(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
         search::bfs(&self.start, |b| self.children(b), |b| *b == goal, limit)
     }
 
     /// Depth-first search (seed 002), giving up after `limit` expansions.
-    pub fn dfs(&self, limit: Option<u64>) -> Outcome<Board> {
+    pub fn dfs(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
         search::dfs(&self.start, |b| self.children(b), |b| *b == goal, limit)
     }
 
     /// A* (seed 003), giving up after `limit` expansions.
-    pub fn astar(&self, limit: Option<u64>) -> Outcome<Board> {
+    pub fn astar(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
         search::astar(
             &self.start,
@@ -61,7 +61,7 @@ impl Problem {
     }
 
     /// The generic IDA*, giving up after `limit` generated nodes.
-    pub fn ida(&self, limit: Option<u64>) -> Outcome<Board> {
+    pub fn ida(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
         let order = self.order;
         search::ida(
