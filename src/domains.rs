@@ -12,3 +12,18 @@ pub fn runners() -> Vec<Box<dyn Runner>> {
         Box::new(crate::pegsol::runner::PegsolRunner),
     ]
 }
+
+/// Every domain's fact and board functions, for the report's studies.
+pub fn functions() -> crate::report::blocks::Functions {
+    let mut facts = Vec::new();
+    let mut boards = Vec::new();
+    for (f, b) in [
+        (crate::rjm::facts::FACTS, crate::rjm::facts::BOARDS),
+        (crate::tiles::facts::FACTS, crate::tiles::facts::BOARDS),
+        (crate::pegsol::facts::FACTS, crate::pegsol::facts::BOARDS),
+    ] {
+        facts.extend_from_slice(f);
+        boards.extend_from_slice(b);
+    }
+    crate::report::blocks::Functions { facts, boards }
+}

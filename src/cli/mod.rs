@@ -3,6 +3,7 @@
 
 use crate::pipeline::execute::{Options, run_experiment};
 use crate::pipeline::progress::Progress;
+use crate::present::figure::Better;
 use crate::report::{ReportOptions, load_studies, project_dir};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -40,6 +41,29 @@ enum Command {
     },
     /// List the experiment configs and the studies of the report
     List,
+    /// Rank the groups of a finished experiment, each tested against the best, and draw them
+    Compare {
+        /// The experiment's output folder (e.g. outputs/rjm_schedules)
+        dir: PathBuf,
+        /// Group by this column (repeat for several)
+        #[arg(long = "by", required = true)]
+        by: Vec<String>,
+        /// The metric compared
+        #[arg(long)]
+        metric: String,
+        /// Higher is better (the default)
+        #[arg(long, conflicts_with = "minimize")]
+        maximize: bool,
+        /// Lower is better
+        #[arg(long)]
+        minimize: bool,
+        /// Keep only rows where KEY equals VALUE (repeatable; a comma list keeps any of them)
+        #[arg(long = "where", value_name = "KEY=VALUE")]
+        filter: Vec<String>,
+        /// Pair runs by this column (Wilcoxon signed-rank) instead of Mann-Whitney U
+        #[arg(long)]
+        paired: Vec<String>,
+    },
     /// Rook Jumping Maze programs (seed 004, parts 1-6)
     Rjm(crate::rjm::cli::RjmArgs),
     /// Sliding-tile puzzles (seeds 000, 002, 003): IDA*, A*, BFS, DFS, census
@@ -84,7 +108,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let dir = crate::pipeline::execute::experiment_dir(&exec.out, &config.name);
             let missing = crate::pipeline::execute::missing_runs(&plan, &dir, exec.force)?;
             let progress = Progress::new(missing as u64, exec.quiet);
-            let done = run_experiment(&config, &runners, &exec.options(), &progress)?;
+            let done = run_experiment(&config, &plan, &exec.options(), &progress)?;
             progress.finish();
             println!(
                 "{}: {} runs ({} computed, {} reused) in {:.1} s -> {}",
@@ -102,10 +126,29 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 studies,
                 quiet: exec.quiet,
             };
-            let path = crate::report::build(&runners, &opts)?;
+            let path = crate::report::build(&runners, &crate::domains::functions(), &opts)?;
             println!("report: {}", path.display());
         }
         Command::List => list(&runners)?,
+        Command::Compare {
+            dir,
+            by,
+            metric,
+            maximize: _,
+            minimize,
+            filter,
+            paired,
+        } => {
+            let better = if minimize {
+                Better::Lower
+            } else {
+                Better::Higher
+            };
+            print!(
+                "{}",
+                crate::report::compare::run(&dir, &by, &metric, better, &filter, &paired)?
+            );
+        }
         Command::Rjm(args) => crate::rjm::cli::run(args)?,
         Command::Tiles(args) => crate::tiles::cli::run(args)?,
         Command::Pegsol(args) => crate::pegsol::cli::run(args)?,
@@ -132,33 +175,27 @@ fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<
             config.name, config.domain.value, config.algorithm.value, runs, config.description
         );
     }
-    let studies = load_studies(&project_dir("experiments"))?;
+    let studies = load_studies(&crate::domains::functions())?;
     println!("\nStudies of the report (experiments/):");
     for s in studies {
-        let exps: Vec<String> = s
-            .question
-            .iter()
-            .flat_map(|q| q.experiments.clone())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
         let default = if s.default {
             ""
         } else {
             "  [not in the default report: searchlab report --study NAME]"
         };
-        println!(
-            "  {:<22} {} ({} questions: {}){default}",
-            s.name,
-            s.title,
-            s.question.len(),
-            exps.join(", ")
-        );
+        println!("  {:<22} {}{default}", s.name, crate::report::describe(&s));
     }
     println!("\nDomains and algorithms:");
     for r in runners {
         for a in r.algorithms() {
-            let params: Vec<&str> = a.params.iter().map(|p| p.name).collect();
+            let params: Vec<String> = a
+                .params
+                .iter()
+                .map(|p| match &p.when {
+                    Some(w) => format!("{} (when {})", p.name, w.describe()),
+                    None => p.name.to_string(),
+                })
+                .collect();
             let name = format!("{}/{}", r.domain(), a.name);
             println!("  {name:<22} {} [{}]", a.description, params.join(", "));
         }

@@ -12,6 +12,7 @@ pub mod board;
 pub mod budgeted_dfs;
 pub mod cli;
 pub mod count;
+pub mod facts;
 pub mod levels;
 pub mod play;
 pub mod render;

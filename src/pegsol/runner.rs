@@ -31,7 +31,7 @@ impl Runner for PegsolRunner {
     fn algorithms(&self) -> Vec<AlgorithmSpec> {
         vec![
             AlgorithmSpec {
-                name: "seed_dfs",
+                name: "budgeted_dfs",
                 version: 1,
                 description: "the seed's depth-first search with an expansion budget (Algorithm 1)",
                 params: vec![
@@ -66,7 +66,7 @@ impl Runner for PegsolRunner {
         let p = levels::level(params.int("level")?)?;
         let mut out = RunOutput::default();
         match algorithm {
-            "seed_dfs" => {
+            "budgeted_dfs" => {
                 let r = budgeted_dfs::solve(&p.shape, p.start, params.int("budget")?.max(1) as u64);
                 out.metric("initial_pegs", r.initial_pegs)
                     .metric("pegs_left", r.pegs_left)
@@ -118,8 +118,12 @@ mod tests {
 
     #[test]
     fn seed_dfs_reports_reproducible_metrics() {
-        let a = PegsolRunner.run("seed_dfs", &params(3, 10_000), 1).unwrap();
-        let b = PegsolRunner.run("seed_dfs", &params(3, 10_000), 2).unwrap();
+        let a = PegsolRunner
+            .run("budgeted_dfs", &params(3, 10_000), 1)
+            .unwrap();
+        let b = PegsolRunner
+            .run("budgeted_dfs", &params(3, 10_000), 2)
+            .unwrap();
         assert_eq!(metric(&a, "initial_pegs"), Value::Int(17));
         assert_eq!(metric(&a, "pegs_left"), Value::Int(1));
         assert_eq!(metric(&a, "solution_length"), Value::Int(16));
@@ -132,7 +136,7 @@ mod tests {
                 );
             }
         }
-        let budget1 = PegsolRunner.run("seed_dfs", &params(4, 1), 0).unwrap();
+        let budget1 = PegsolRunner.run("budgeted_dfs", &params(4, 1), 0).unwrap();
         assert_eq!(metric(&budget1, "expanded"), Value::Int(1));
         assert_eq!(metric(&budget1, "generated"), Value::Int(4));
         assert_eq!(metric(&budget1, "pegs_left"), Value::Int(32));
@@ -153,7 +157,7 @@ mod tests {
         let algs = PegsolRunner.algorithms();
         assert_eq!(
             algs.iter().map(|a| a.name).collect::<Vec<_>>(),
-            vec!["seed_dfs", "strong"]
+            vec!["budgeted_dfs", "strong"]
         );
         for a in &algs {
             let names: Vec<&str> = a.params.iter().map(|p| p.name).collect();

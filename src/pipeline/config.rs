@@ -71,29 +71,20 @@ pub struct TableSpec {
     pub name: String,
     pub group_by: Vec<String>,
     pub metrics: Vec<String>,
+    /// Keep only the rows whose columns take these values (as a study's `where`).
+    #[serde(rename = "where", default)]
+    pub filter: BTreeMap<String, toml::Value>,
+    /// The line it starts on, set on loading.
+    #[serde(skip)]
+    pub line: usize,
 }
 
-/// The kinds of figure an experiment can ask for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PlotKind {
-    /// Median of `y` against `x` with an interquartile band, one line per `group`.
-    Line,
-    /// Box plots of `y` for each value of `x`.
-    Box,
-    /// Median of `y` over the grid `x` × `group`.
-    Heatmap,
-    /// Histogram of `y` (one panel, all runs, or per `group` overlaid).
-    Histogram,
-    /// Median best-so-far against iterations (log scale), one line per `group`.
-    Anytime,
-}
-
+/// A figure of the experiment's own: the same kinds and code as a study's figure blocks.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlotSpec {
     pub name: String,
-    pub kind: PlotKind,
+    pub kind: crate::present::figure::FigureKind,
     #[serde(default)]
     pub x: Option<String>,
     pub y: String,
@@ -105,6 +96,53 @@ pub struct PlotSpec {
     pub log_x: bool,
     #[serde(default)]
     pub log_y: bool,
+    /// Keep only the rows whose columns take these values.
+    #[serde(rename = "where", default)]
+    pub filter: BTreeMap<String, toml::Value>,
+    /// The line it starts on, set on loading.
+    #[serde(skip)]
+    pub line: usize,
+}
+
+impl PlotSpec {
+    /// The figure spec this plot draws.
+    pub fn figure(&self) -> crate::present::figure::FigureSpec {
+        crate::present::figure::FigureSpec {
+            kind: self.kind,
+            x: self.x.clone(),
+            metric: self.y.clone(),
+            group: self.group.clone(),
+            title: self
+                .title
+                .clone()
+                .unwrap_or_else(|| self.name.replace('_', " ")),
+            x_label: None,
+            y_label: None,
+            log_x: self.log_x,
+            log_y: self.log_y,
+            better: crate::present::figure::Better::Higher,
+            missing: None,
+        }
+    }
+}
+
+/// Checks a name that becomes a file or folder name: letters, digits, `_`, `-` and `.`
+/// (not first), 1 to 100 characters.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= 100
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        let shown: String = name.chars().take(40).collect();
+        Err(format!(
+            "{shown:?} is not a plain name (letters, digits, _, - and ., not starting with ., at most 100 characters)"
+        ))
+    }
 }
 
 /// A checked experiment config.
@@ -138,9 +176,9 @@ struct RawConfig {
     #[serde(default)]
     replicates: Option<RawReplicates>,
     #[serde(default)]
-    table: Vec<TableSpec>,
+    table: Vec<Spanned<TableSpec>>,
     #[serde(default)]
-    plot: Vec<PlotSpec>,
+    plot: Vec<Spanned<PlotSpec>>,
 }
 
 #[derive(Deserialize)]
@@ -225,11 +263,29 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         variants: Vec::new(),
         replicates: raw.replicates.as_ref().map_or(1, |r| r.count),
         base_seed: raw.replicates.as_ref().map_or(0, |r| r.base_seed),
-        tables: raw.table,
-        plots: raw.plot,
+        tables: Vec::new(),
+        plots: Vec::new(),
         source: source.to_string(),
         resolved: toml::Table::new(),
     };
+    let mut outputs = std::collections::BTreeSet::new();
+    for t in raw.table {
+        let line = lines.line(t.span().start);
+        let mut t = t.into_inner();
+        t.line = line;
+        check_output(&t.name, "table", &mut outputs, &t.filter)
+            .map_err(|e| crate::user_error!("{source}:{line}: {e}"))?;
+        config.tables.push(t);
+    }
+    for p in raw.plot {
+        let line = lines.line(p.span().start);
+        let mut p = p.into_inner();
+        p.line = line;
+        check_output(&p.name, "plot", &mut outputs, &p.filter)
+            .and_then(|()| p.figure().check())
+            .map_err(|e| crate::user_error!("{source}:{line}: plot {:?}: {e}", p.name))?;
+        config.plots.push(p);
+    }
     let base = Variant {
         name: String::new(),
         params: located_map(&raw.params, &here)?,
@@ -271,6 +327,21 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
     }
     config.resolved = resolved;
     Ok(config)
+}
+
+/// Checks a table's or plot's name (a file name, unique among the experiment's
+/// outputs) and its filter.
+fn check_output(
+    name: &str,
+    what: &str,
+    seen: &mut std::collections::BTreeSet<String>,
+    filter: &BTreeMap<String, toml::Value>,
+) -> Result<(), String> {
+    check_name(name).map_err(|e| format!("{what} name {e}"))?;
+    if !seen.insert(name.to_string()) {
+        return Err(format!("a second table or plot is named {name:?}"));
+    }
+    crate::present::view::Filter::from_toml(filter).map(|_| ())
 }
 
 /// A variant on top of the base: its parameters and axes replace the base's.

@@ -8,9 +8,8 @@
 use crate::pipeline::config::Config;
 use crate::pipeline::journal::{Journal, RunRecord, read_journal};
 use crate::pipeline::params::Value;
-use crate::pipeline::plan::{Plan, Run, plan};
+use crate::pipeline::plan::{Plan, Run};
 use crate::pipeline::progress::Progress;
-use crate::pipeline::runner::Runner;
 use crate::pipeline::table::{ColumnBuilder, frame, write_both};
 use anyhow::Context;
 use polars::prelude::DataFrame;
@@ -33,13 +32,15 @@ pub struct Options {
 }
 
 /// What running an experiment did.
-#[derive(Debug, Clone)]
 pub struct Finished {
     pub name: String,
     pub dir: PathBuf,
     pub runs: usize,
     pub computed: usize,
     pub seconds: f64,
+    /// The results and anytime tables as written.
+    pub results: DataFrame,
+    pub anytime: DataFrame,
 }
 
 /// The folder an experiment writes to.
@@ -63,13 +64,12 @@ pub fn missing_runs(plan: &Plan, dir: &Path, force: bool) -> anyhow::Result<usiz
 /// Runs an experiment to completion.
 pub fn run_experiment(
     config: &Config,
-    runners: &[Box<dyn Runner>],
+    plan: &Plan,
     opts: &Options,
     progress: &Progress,
 ) -> anyhow::Result<Finished> {
     let started = Instant::now();
     let started_at = crate::util::timestamp::now_utc();
-    let plan = plan(config, runners)?;
     let dir = experiment_dir(&opts.out, &plan.experiment);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let journal_path = dir.join("runs.jsonl");
@@ -130,7 +130,7 @@ pub fn run_experiment(
                 stage.inc();
                 if last_flush.elapsed() >= FLUSH_EVERY {
                     journal.flush()?;
-                    write_tables(&plan, &done, &dir)?;
+                    write_tables(plan, &done, &dir)?;
                     last_flush = Instant::now();
                 }
             }
@@ -139,15 +139,17 @@ pub fn run_experiment(
         result?;
     }
     stage.finish();
-    write_tables(&plan, &done, &dir)?;
-    write_manifest(config, &plan, &dir, opts, reused, &started_at)?;
-    crate::pipeline::summary::write_outputs(config, &dir)?;
+    let (results, anytime) = write_tables(plan, &done, &dir)?;
+    write_manifest(config, plan, &dir, opts, reused, &started_at)?;
+    crate::pipeline::summary::write_outputs(config, &results, &anytime, &dir)?;
     Ok(Finished {
         name: plan.experiment.clone(),
         dir,
         runs: plan.runs.len(),
         computed: plan.runs.len() - reused,
         seconds: started.elapsed().as_secs_f64(),
+        results,
+        anytime,
     })
 }
 
@@ -247,10 +249,15 @@ pub fn frames(
     Ok((results, anytime))
 }
 
-fn write_tables(plan: &Plan, done: &HashMap<String, RunRecord>, dir: &Path) -> anyhow::Result<()> {
+fn write_tables(
+    plan: &Plan,
+    done: &HashMap<String, RunRecord>,
+    dir: &Path,
+) -> anyhow::Result<(DataFrame, DataFrame)> {
     let (mut results, mut anytime) = frames(plan, done)?;
     write_both(&mut results, dir, "results")?;
-    write_both(&mut anytime, dir, "anytime")
+    write_both(&mut anytime, dir, "anytime")?;
+    Ok((results, anytime))
 }
 
 fn write_manifest(

@@ -150,6 +150,31 @@ pub struct ParamSpec {
     /// The value used when the config does not set it; `None` makes it required.
     pub default: Option<Value>,
     pub help: &'static str,
+    /// Used only when another parameter takes one of some values (`decay` only under
+    /// the schedules that decay): elsewhere the parameter is absent from the run.
+    pub when: Option<Condition>,
+}
+
+/// "Only when parameter `param` is one of `values`."
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Condition {
+    pub param: &'static str,
+    pub values: &'static [&'static str],
+}
+
+impl Condition {
+    /// True when `params` satisfies the condition.
+    pub fn holds(&self, params: &Params) -> bool {
+        params
+            .get(self.param)
+            .and_then(Value::as_str)
+            .is_some_and(|v| self.values.contains(&v))
+    }
+
+    /// "schedule = geometric or reheating", for messages and `searchlab list`.
+    pub fn describe(&self) -> String {
+        format!("{} = {}", self.param, self.values.join(" or "))
+    }
 }
 
 impl ParamSpec {
@@ -165,6 +190,7 @@ impl ParamSpec {
             kind: ParamKind::Int { min, max },
             default: default.map(Value::Int),
             help,
+            when: None,
         }
     }
 
@@ -174,6 +200,7 @@ impl ParamSpec {
             kind: ParamKind::OptionalInt { min, max },
             default: Some(Value::Null),
             help,
+            when: None,
         }
     }
 
@@ -190,6 +217,7 @@ impl ParamSpec {
             kind: ParamKind::Float { min, max, min_open },
             default: default.map(Value::Float),
             help,
+            when: None,
         }
     }
 
@@ -204,6 +232,7 @@ impl ParamSpec {
             kind: ParamKind::Choice(choices),
             default: default.map(Value::from),
             help,
+            when: None,
         }
     }
 
@@ -213,7 +242,14 @@ impl ParamSpec {
             kind: ParamKind::Bool,
             default: default.map(Value::Bool),
             help,
+            when: None,
         }
+    }
+
+    /// Declares the parameter used only when `param` is one of `values`.
+    pub fn only_when(mut self, param: &'static str, values: &'static [&'static str]) -> Self {
+        self.when = Some(Condition { param, values });
+        self
     }
 
     /// Checks a value against this spec and normalises it (an integer given for a float

@@ -7,7 +7,7 @@
 //! runs, changing `--jobs` or resuming never changes a run's result. Its key adds the
 //! algorithm's version and the variant, so results of an older algorithm are recomputed.
 
-use crate::pipeline::config::{Config, Located, Origin};
+use crate::pipeline::config::{Config, Located, Origin, Variant};
 use crate::pipeline::params::{Params, Value};
 use crate::pipeline::runner::{AlgorithmSpec, Runner};
 use crate::util::rng::{derive_seed, fnv1a};
@@ -108,7 +108,8 @@ pub fn plan<'a>(config: &Config, runners: &'a [Box<dyn Runner>]) -> anyhow::Resu
                 })
                 .collect();
         }
-        for params in points {
+        for mut params in points {
+            drop_unused(spec, variant, &mut params)?;
             let identity = format!("{}/{}|{}", domain.value, spec.name, params.canonical());
             for replicate in 0..config.replicates {
                 // 63 bits, so the seed fits a signed 64-bit table column and replays exactly.
@@ -134,6 +135,43 @@ pub fn plan<'a>(config: &Config, runners: &'a [Box<dyn Runner>]) -> anyhow::Resu
         algorithm: spec.clone(),
         runs,
     })
+}
+
+/// Removes the parameters whose condition does not hold for this run, so that they are
+/// in neither its key nor its seed (and null in the tables). One that the config sets
+/// explicitly is an error naming where it was set.
+fn drop_unused(spec: &AlgorithmSpec, variant: &Variant, params: &mut Params) -> anyhow::Result<()> {
+    for p in &spec.params {
+        let Some(when) = p.when else { continue };
+        if when.holds(params) {
+            continue;
+        }
+        let origin = variant.params.get(p.name).map(|l| &l.origin).or_else(|| {
+            variant
+                .sweep
+                .iter()
+                .find(|a| a.name == p.name)
+                .map(|a| &a.values[0].origin)
+        });
+        if let Some(origin) = origin {
+            let actual = params
+                .get(when.param)
+                .map_or("none".to_string(), Value::to_string);
+            let variant = if variant.name.is_empty() {
+                String::new()
+            } else {
+                format!(" in variant {:?}", variant.name)
+            };
+            crate::user_bail!(
+                "{origin}: {} is not used when {} = {actual}{variant} (it applies only when {})",
+                p.name,
+                when.param,
+                when.describe()
+            );
+        }
+        params.0.remove(p.name);
+    }
+    Ok(())
 }
 
 fn check_declared(

@@ -1,18 +1,21 @@
 //! An experiment's own outputs beyond its tables: the summary tables and plots its
-//! config asks for, computed from the results it wrote.
+//! config asks for (`[[table]]`, `[[plot]]`), computed from the tables it just wrote with
+//! the same filters, groupings and figure code as a study's blocks.
 
-use crate::pipeline::config::{Config, PlotKind, PlotSpec, TableSpec};
+use crate::pipeline::config::{Config, TableSpec};
 use crate::pipeline::params::Value;
-use crate::pipeline::table::{ColumnBuilder, floats, frame, groups, read_parquet, write_both};
-use crate::present::charts;
-use crate::present::plot::save;
-use crate::present::stats::Summary;
+use crate::pipeline::table::{ColumnBuilder, frame, write_both};
+use crate::present::view::Filter;
 use polars::prelude::DataFrame;
 use std::path::Path;
 
 /// Per group of `group_by`: for each metric its count, median, quartiles, mean and a 95%
 /// bootstrap interval of the median.
-pub fn summarize(df: &DataFrame, group_by: &[&str], metrics: &[&str]) -> anyhow::Result<DataFrame> {
+pub fn summary_table(
+    df: &DataFrame,
+    group_by: &[String],
+    metrics: &[String],
+) -> anyhow::Result<DataFrame> {
     let mut cols: Vec<ColumnBuilder> = group_by.iter().map(|g| ColumnBuilder::new(g)).collect();
     let stats = ["n", "median", "q1", "q3", "mean", "ci_low", "ci_high"];
     for m in metrics {
@@ -20,11 +23,12 @@ pub fn summarize(df: &DataFrame, group_by: &[&str], metrics: &[&str]) -> anyhow:
             cols.push(ColumnBuilder::new(&format!("{m}_{s}")));
         }
     }
-    for (labels, part) in groups(df, group_by)? {
-        let mut row: Vec<Value> = labels.into_iter().map(Value::Str).collect();
+    let groups = crate::present::view::group_rows(df, group_by)?;
+    for g in groups {
+        let mut row: Vec<Value> = g.values.iter().cloned().map(Value::Str).collect();
         for m in metrics {
-            let xs: Vec<f64> = floats(&part, m)?.into_iter().flatten().collect();
-            match Summary::of(&xs) {
+            let sample = crate::present::view::sample(&g.rows, m, None)?;
+            match crate::present::stats::Summary::of(&sample) {
                 Some(s) => row.extend([
                     Value::from(s.n),
                     s.median.into(),
@@ -44,27 +48,43 @@ pub fn summarize(df: &DataFrame, group_by: &[&str], metrics: &[&str]) -> anyhow:
     frame(cols)
 }
 
-/// Writes the summary tables and plots the config asks for, from the tables in `dir`.
-pub fn write_outputs(config: &Config, dir: &Path) -> anyhow::Result<()> {
-    if config.tables.is_empty() && config.plots.is_empty() {
-        return Ok(());
-    }
-    let results = read_parquet(&dir.join("results.parquet"))?;
+/// Writes the summary tables and plots the config asks for.
+pub fn write_outputs(
+    config: &Config,
+    results: &DataFrame,
+    anytime: &DataFrame,
+    dir: &Path,
+) -> anyhow::Result<()> {
+    let at = |line: usize| format!("{}:{line}", config.source);
     for t in &config.tables {
-        write_table(&results, t, dir, &config.source)?;
+        write_table(results, t, dir).map_err(|e| located(e, &at(t.line)))?;
     }
     for p in &config.plots {
-        let df = if p.kind == PlotKind::Anytime {
-            read_parquet(&dir.join("anytime.parquet"))?
+        let spec = p.figure();
+        let filter = Filter::from_toml(&p.filter).map_err(anyhow::Error::msg)?;
+        let rows = filter.apply(if spec.kind.uses_anytime() {
+            anytime
         } else {
-            results.clone()
-        };
-        draw(&df, p, &dir.join(&p.name), &config.source)?;
+            results
+        })?;
+        check_columns(&rows, &spec.columns())
+            .map_err(|e| crate::user_error!("{}: plot {:?}: {e}", at(p.line), p.name))?;
+        let fig = crate::present::figure::build(&spec, &rows)?;
+        crate::present::plot::save(&fig, &dir.join(&p.name))?;
     }
     Ok(())
 }
 
-fn check_columns(df: &DataFrame, names: &[&str], what: &str, source: &str) -> anyhow::Result<()> {
+fn located(e: anyhow::Error, at: &str) -> anyhow::Error {
+    if crate::util::error::is_user_error(&e) {
+        crate::user_error!("{at}: {e}")
+    } else {
+        e
+    }
+}
+
+/// An error naming the first column the rows do not have.
+pub fn check_columns(df: &DataFrame, names: &[&str]) -> Result<(), String> {
     for n in names {
         if !crate::pipeline::table::has_column(df, n) {
             let known: Vec<String> = df
@@ -72,67 +92,46 @@ fn check_columns(df: &DataFrame, names: &[&str], what: &str, source: &str) -> an
                 .iter()
                 .map(|c| c.to_string())
                 .collect();
-            crate::user_bail!(
-                "{source}: {what} names column {n:?}, which the results do not have (columns: {})",
+            return Err(format!(
+                "unknown column {n:?} (columns: {})",
                 known.join(", ")
-            );
+            ));
         }
     }
     Ok(())
 }
 
-fn write_table(results: &DataFrame, t: &TableSpec, dir: &Path, source: &str) -> anyhow::Result<()> {
-    let by: Vec<&str> = t.group_by.iter().map(String::as_str).collect();
-    let metrics: Vec<&str> = t.metrics.iter().map(String::as_str).collect();
-    check_columns(results, &by, &format!("table {:?}", t.name), source)?;
-    check_columns(results, &metrics, &format!("table {:?}", t.name), source)?;
-    let mut df = summarize(results, &by, &metrics)?;
+fn write_table(results: &DataFrame, t: &TableSpec, dir: &Path) -> anyhow::Result<()> {
+    let filter = Filter::from_toml(&t.filter).map_err(anyhow::Error::msg)?;
+    let rows = filter.apply(results)?;
+    let mut names: Vec<&str> = t.group_by.iter().map(String::as_str).collect();
+    names.extend(t.metrics.iter().map(String::as_str));
+    check_columns(&rows, &names).map_err(|e| crate::user_error!("table {:?}: {e}", t.name))?;
+    let mut df = summary_table(&rows, &t.group_by, &t.metrics)?;
     write_both(&mut df, dir, &format!("summary_{}", t.name))
 }
 
-/// Draws one configured plot to `<stem>.png` and `.svg`.
-pub fn draw(df: &DataFrame, p: &PlotSpec, stem: &Path, source: &str) -> anyhow::Result<()> {
-    let what = format!("plot {:?}", p.name);
-    let title = p.title.clone().unwrap_or_else(|| p.name.replace('_', " "));
-    let need_x = || {
-        p.x.as_deref()
-            .ok_or_else(|| crate::user_error!("{source}: {what} ({:?}) needs x", p.kind))
-    };
-    let mut cols = vec![p.y.as_str()];
-    cols.extend(p.x.as_deref());
-    cols.extend(p.group.as_deref());
-    if p.kind == PlotKind::Anytime {
-        cols.retain(|c| *c != p.y.as_str());
-    }
-    check_columns(df, &cols, &what, source)?;
-    match p.kind {
-        PlotKind::Line => save(
-            &charts::line(
-                df,
-                need_x()?,
-                &p.y,
-                p.group.as_deref(),
-                &title,
-                p.log_x,
-                p.log_y,
-            )?,
-            stem,
-        )?,
-        PlotKind::Box => save(&charts::boxes(df, need_x()?, &p.y, &title)?, stem)?,
-        PlotKind::Heatmap => {
-            let y = p.group.as_deref().ok_or_else(|| {
-                crate::user_error!("{source}: {what} (heatmap) needs group for its rows")
-            })?;
-            save(&charts::heatmap(df, need_x()?, y, &p.y, &title)?, stem)?
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries_follow_groups_in_display_order() {
+        let mut g = ColumnBuilder::new("k");
+        let mut y = ColumnBuilder::new("y");
+        for (k, v) in [(10, 1.0), (2, 5.0), (10, 3.0), (2, 7.0)] {
+            g.push(Value::Int(k));
+            y.push(Value::Float(v));
         }
-        PlotKind::Histogram => save(
-            &charts::histogram(df, &p.y, p.group.as_deref(), &title)?,
-            stem,
-        )?,
-        PlotKind::Anytime => save(
-            &charts::anytime(df, p.group.as_deref(), &title, &p.y)?,
-            stem,
-        )?,
-    };
-    Ok(())
+        let df = frame(vec![g, y]).unwrap();
+        let s = summary_table(&df, &["k".into()], &["y".into()]).unwrap();
+        assert_eq!(
+            crate::pipeline::table::texts(&s, "k").unwrap(),
+            vec!["2", "10"]
+        );
+        assert_eq!(
+            crate::pipeline::table::floats(&s, "y_median").unwrap(),
+            vec![Some(6.0), Some(2.0)]
+        );
+    }
 }

@@ -1,113 +1,29 @@
-//! The report: every study in `experiments/` (the questions it asks and the experiments
-//! that answer them) run through the pipeline, then rendered as markdown whose numbers,
-//! tables and figures are computed from the result tables.
+//! The report: the studies in `experiments/` ([`study`]) rendered block by block
+//! ([`blocks`]) into `outputs/report/report.md`, with figures in `figures/`.
 //!
-//! A study file looks like:
-//! ```toml
-//! title = "Rook Jumping Maze design by local search"
-//! order = 1                  # position in the report
-//! default = true             # part of `searchlab report` without --study
-//! intro = "…"
-//! [[question]]
-//! title = "What happens without sideways moves?"
-//! experiments = ["rjm_sideways"]   # configs/<name>.toml
-//! analysis = "rjm_no_sideways"     # the code that answers it (see `analyses`)
-//! ```
+//! `build` plans each experiment the chosen studies read once, runs what is missing
+//! through the pipeline, keeps the tables it wrote, and renders; [`render`] turns
+//! studies and tables into markdown and is all the report knows of them: it never runs
+//! an experiment and never names a schedule, a heuristic or a level. Questions, blocks
+//! and answers are the studies'; numbers are computed from the tables or read from the
+//! configs (`{config.<experiment>.<key>}`).
 
+pub mod blocks;
+pub mod compare;
 pub mod markdown;
-pub mod pegsol;
-pub mod rjm;
-pub mod tiles;
+pub mod study;
 
 use crate::pipeline::config::Config;
 use crate::pipeline::execute::{Finished, Options, experiment_dir, missing_runs, run_experiment};
+use crate::pipeline::params::Value;
 use crate::pipeline::progress::Progress;
 use crate::pipeline::runner::Runner;
-use crate::pipeline::table::read_parquet;
-use crate::present::plot::Figure;
-use anyhow::Context as _;
-use polars::prelude::DataFrame;
-use serde::Deserialize;
-use std::collections::HashMap;
+use crate::present::facts::{Fact, Facts, fill};
+use blocks::{Functions, Renderer, Tables};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Study {
-    pub title: String,
-    #[serde(default)]
-    pub order: i64,
-    #[serde(default = "yes")]
-    pub default: bool,
-    #[serde(default)]
-    pub intro: String,
-    #[serde(default)]
-    pub question: Vec<Question>,
-    /// The file stem, set on loading.
-    #[serde(skip)]
-    pub name: String,
-}
-
-fn yes() -> bool {
-    true
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Question {
-    pub title: String,
-    pub experiments: Vec<String>,
-    pub analysis: String,
-}
-
-/// What an analysis sees: the tables of its experiments, and where figures go.
-pub struct Context {
-    results: HashMap<String, DataFrame>,
-    anytime: HashMap<String, DataFrame>,
-    configs: HashMap<String, Config>,
-    figures: PathBuf,
-}
-
-impl Context {
-    pub fn results(&self, experiment: &str) -> anyhow::Result<&DataFrame> {
-        self.results
-            .get(experiment)
-            .ok_or_else(|| anyhow::anyhow!("experiment {experiment} has no results"))
-    }
-
-    pub fn anytime(&self, experiment: &str) -> anyhow::Result<&DataFrame> {
-        self.anytime
-            .get(experiment)
-            .ok_or_else(|| anyhow::anyhow!("experiment {experiment} has no anytime table"))
-    }
-
-    pub fn config(&self, experiment: &str) -> anyhow::Result<&Config> {
-        self.configs
-            .get(experiment)
-            .ok_or_else(|| anyhow::anyhow!("experiment {experiment} has no config"))
-    }
-
-    /// Saves a figure as `figures/<name>.png` and `.svg`; returns its markdown image line.
-    pub fn figure(&self, fig: &impl Figure, name: &str, caption: &str) -> anyhow::Result<String> {
-        crate::present::plot::save(fig, &self.figures.join(name))?;
-        Ok(format!(
-            "![{caption}](figures/{name}.png)\n\n*Figure: {caption}* ([SVG](figures/{name}.svg))\n"
-        ))
-    }
-}
-
-/// An analysis answers one question from the tables.
-pub type Analysis = fn(&Context, &Question) -> anyhow::Result<String>;
-
-/// Every analysis a study can name.
-pub fn analyses() -> Vec<(&'static str, Analysis)> {
-    let mut all: Vec<(&'static str, Analysis)> = Vec::new();
-    all.extend(rjm::ANALYSES.iter().copied());
-    all.extend(tiles::ANALYSES.iter().copied());
-    all.extend(pegsol::ANALYSES.iter().copied());
-    all
-}
+use study::{Known, Study};
 
 /// Where the project's folders are: the current directory when it has them (a
 /// checkout), else the source tree the binary was built from.
@@ -120,42 +36,42 @@ pub fn project_dir(name: &str) -> PathBuf {
     }
 }
 
-/// Reads every study in `dir`, in report order.
-pub fn load_studies(dir: &Path) -> anyhow::Result<Vec<Study>> {
-    let mut studies = Vec::new();
+/// The names of the configs in `configs/`.
+pub fn config_names(dir: &Path) -> anyhow::Result<BTreeSet<String>> {
     let entries = std::fs::read_dir(dir)
-        .map_err(|e| crate::user_error!("{}: cannot list studies: {e}", dir.display()))?;
-    let known: Vec<&str> = analyses().iter().map(|a| a.0).collect();
-    for entry in entries {
-        let path = entry?.path();
-        if path.extension().is_none_or(|e| e != "toml") {
-            continue;
-        }
-        let source = path.display().to_string();
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| crate::user_error!("{source}: {e}"))?;
-        let mut study: Study = toml::from_str(&text).map_err(|e| {
-            let line = e.span().map_or(String::new(), |s| {
-                format!(":{}", text[..s.start].matches('\n').count() + 1)
-            });
-            crate::user_error!("{source}{line}: {}", e.message().trim())
-        })?;
-        for q in &study.question {
-            if !known.contains(&q.analysis.as_str()) {
-                crate::user_bail!(
-                    "{source}: unknown analysis {:?} (known: {})",
-                    q.analysis,
-                    known.join(", ")
-                );
-            }
-        }
-        study.name = path
-            .file_stem()
-            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        studies.push(study);
-    }
-    studies.sort_by(|a, b| (a.order, &a.name).cmp(&(b.order, &b.name)));
-    Ok(studies)
+        .map_err(|e| crate::user_error!("{}: cannot list configs: {e}", dir.display()))?;
+    Ok(entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect())
+}
+
+/// Every study in `experiments/`, checked against the configs and the domains'
+/// functions.
+pub fn load_studies(functions: &Functions) -> anyhow::Result<Vec<Study>> {
+    let experiments = config_names(&project_dir("configs"))?;
+    let fact_functions: BTreeMap<String, Vec<String>> = functions
+        .facts
+        .iter()
+        .map(|f| {
+            (
+                f.name.to_string(),
+                f.facts.iter().map(|s| s.to_string()).collect(),
+            )
+        })
+        .collect();
+    let board_functions: BTreeSet<String> = functions
+        .boards
+        .iter()
+        .map(|f| f.name.to_string())
+        .collect();
+    let known = Known {
+        experiments: &experiments,
+        fact_functions: &fact_functions,
+        board_functions: &board_functions,
+    };
+    study::load_all(&project_dir("experiments"), &known)
 }
 
 /// Options of `searchlab report`.
@@ -166,121 +82,77 @@ pub struct ReportOptions {
     pub quiet: bool,
 }
 
+/// Picks the studies to render: the named ones, or every default one.
+fn choose(all: Vec<Study>, names: &[String]) -> anyhow::Result<Vec<Study>> {
+    if names.is_empty() {
+        return Ok(all.into_iter().filter(|s| s.default).collect());
+    }
+    let known: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
+    names
+        .iter()
+        .map(|name| {
+            all.iter()
+                .find(|s| &s.name == name)
+                .cloned()
+                .ok_or_else(|| {
+                    crate::user_error!("unknown study {name:?} (known: {})", known.join(", "))
+                })
+        })
+        .collect()
+}
+
 /// Runs the studies' experiments and writes `<out>/report/report.md`. Returns its path.
-pub fn build(runners: &[Box<dyn Runner>], opts: &ReportOptions) -> anyhow::Result<PathBuf> {
+pub fn build(
+    runners: &[Box<dyn Runner>],
+    functions: &Functions,
+    opts: &ReportOptions,
+) -> anyhow::Result<PathBuf> {
     let started = Instant::now();
-    let all = load_studies(&project_dir("experiments"))?;
-    let studies: Vec<Study> = if opts.studies.is_empty() {
-        all.into_iter().filter(|s| s.default).collect()
-    } else {
-        let mut chosen = Vec::new();
-        for name in &opts.studies {
-            match all.iter().find(|s| &s.name == name) {
-                Some(s) => chosen.push(s.clone()),
-                None => crate::user_bail!(
-                    "unknown study {name:?} (known: {})",
-                    all.iter()
-                        .map(|s| s.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            }
-        }
-        chosen
-    };
+    let studies = choose(load_studies(functions)?, &opts.studies)?;
     let mut names: Vec<String> = Vec::new();
-    for s in &studies {
-        for q in &s.question {
-            for e in &q.experiments {
-                if !names.contains(e) {
-                    names.push(e.clone());
-                }
-            }
+    for e in studies.iter().flat_map(Study::experiments) {
+        if !names.contains(&e) {
+            names.push(e);
         }
     }
     let configs_dir = project_dir("configs");
-    let mut configs = HashMap::new();
+    let mut work = Vec::new();
     let mut total = 0;
     for name in &names {
         let config = crate::pipeline::config::load(&configs_dir.join(format!("{name}.toml")), &[])?;
         let plan = crate::pipeline::plan::plan(&config, runners)?;
-        total += missing_runs(
-            &plan,
-            &experiment_dir(&opts.exec.out, &config.name),
-            opts.exec.force,
-        )? as u64;
-        configs.insert(name.clone(), config);
+        let dir = experiment_dir(&opts.exec.out, &config.name);
+        total += missing_runs(&plan, &dir, opts.exec.force)? as u64;
+        work.push((name.clone(), config, plan));
     }
     let progress = Progress::new(total, opts.quiet);
+    let mut tables = Tables::default();
     let mut finished: Vec<Finished> = Vec::new();
-    for name in &names {
-        finished.push(run_experiment(
-            &configs[name],
-            runners,
-            &opts.exec,
-            &progress,
-        )?);
+    for (name, config, plan) in &work {
+        let f = run_experiment(config, plan, &opts.exec, &progress)?;
+        tables.results.insert(name.clone(), f.results.clone());
+        tables.anytime.insert(name.clone(), f.anytime.clone());
+        tables.configs.insert(name.clone(), config.clone());
+        finished.push(f);
     }
     progress.finish();
 
     let report_dir = opts.exec.out.join("report");
-    let mut ctx = Context {
-        results: HashMap::new(),
-        anytime: HashMap::new(),
-        configs: HashMap::new(),
-        figures: report_dir.join("figures"),
-    };
-    for f in &finished {
-        ctx.results.insert(
-            f.name.clone(),
-            read_parquet(&f.dir.join("results.parquet"))?,
-        );
-        ctx.anytime.insert(
-            f.name.clone(),
-            read_parquet(&f.dir.join("anytime.parquet"))?,
-        );
-    }
-    for (name, config) in configs {
-        ctx.configs.insert(config.name.clone(), config.clone());
-        ctx.configs.insert(name, config);
-    }
-    let analyses = analyses();
     let mut md = String::from("# searchlab report\n\n");
     md.push_str(&format!(
-        "Generated by searchlab {} (commit {}). Every number below is computed from the result tables in `{}`; \
-         rerunning `searchlab report` reuses finished runs and reproduces the same tables (timing columns aside).\n\n",
+        "Generated by searchlab {} (commit {}). Every number below is computed from the result tables in `{}` \
+         or read from the experiments' configs; rerunning `searchlab report` reuses finished runs and reproduces \
+         the same tables (timing columns aside).\n\n",
         env!("CARGO_PKG_VERSION"),
         env!("SEARCHLAB_COMMIT"),
         opts.exec.out.display()
     ));
-    md.push_str("## Contents\n\n");
-    for s in &studies {
-        md.push_str(&format!(
-            "- [{}](#{})\n",
-            s.title,
-            markdown::anchor(&s.title)
-        ));
-    }
-    md.push('\n');
-    for s in &studies {
-        md.push_str(&format!("## {}\n\n", s.title));
-        if !s.intro.is_empty() {
-            md.push_str(s.intro.trim());
-            md.push_str("\n\n");
-        }
-        for (i, q) in s.question.iter().enumerate() {
-            md.push_str(&format!("### {}. {}\n\n", i + 1, q.title));
-            let analysis = analyses
-                .iter()
-                .find(|a| a.0 == q.analysis)
-                .map(|a| a.1)
-                .ok_or_else(|| anyhow::anyhow!("no analysis {}", q.analysis))?;
-            let body = analysis(&ctx, q)
-                .with_context(|| format!("analysis {} of study {}", q.analysis, s.name))?;
-            md.push_str(body.trim_end());
-            md.push_str("\n\n");
-        }
-    }
+    md.push_str(&render(
+        &studies,
+        &tables,
+        functions,
+        &report_dir.join("figures"),
+    )?);
     md.push_str("## Experiments\n\n");
     let rows: Vec<Vec<String>> = finished
         .iter()
@@ -305,4 +177,132 @@ pub fn build(runners: &[Box<dyn Runner>], opts: &ReportOptions) -> anyhow::Resul
     let path = report_dir.join("report.md");
     crate::util::atomic::write(&path, md.as_bytes())?;
     Ok(path)
+}
+
+/// The facts every template can quote about an experiment's config:
+/// `config.<experiment>.<parameter>` (a fixed value, or the swept values joined by
+/// ", "), `.replicates`, `.base_seed` and `.variants`.
+pub fn config_facts(name: &str, config: &Config) -> Facts {
+    let mut f = Facts::default();
+    let mut values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for v in &config.variants {
+        for (k, l) in &v.params {
+            values.entry(k.clone()).or_default().push(l.value.clone());
+        }
+        for a in &v.sweep {
+            let e = values.entry(a.name.clone()).or_default();
+            e.extend(a.values.iter().map(|l| l.value.clone()));
+        }
+    }
+    for (k, mut vs) in values {
+        let mut seen = Vec::new();
+        vs.retain(|v| {
+            let new = !seen.contains(v);
+            if new {
+                seen.push(v.clone());
+            }
+            new
+        });
+        let fact = match vs.as_slice() {
+            [Value::Int(i)] => Fact::Int(*i),
+            [Value::Float(x)] => Fact::Text(x.to_string()),
+            _ => Fact::Text(
+                vs.iter()
+                    .map(|v| match v {
+                        Value::Int(i) => crate::util::numfmt::thousands(i.unsigned_abs()),
+                        other => other.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        };
+        f.set(format!("{name}.{k}"), fact);
+    }
+    f.set(format!("{name}.replicates"), config.replicates);
+    f.set(format!("{name}.base_seed"), config.base_seed);
+    f.set(
+        format!("{name}.variants"),
+        config
+            .variants
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    f
+}
+
+/// The studies as markdown: contents, then each study's intro and questions, each
+/// question's blocks in order and its answer. Figures are saved in `figures`.
+pub fn render(
+    studies: &[Study],
+    tables: &Tables,
+    functions: &Functions,
+    figures: &Path,
+) -> anyhow::Result<String> {
+    let renderer = Renderer {
+        tables,
+        functions,
+        figures: figures.to_path_buf(),
+    };
+    let mut base = Facts::default();
+    for (name, config) in &tables.configs {
+        base.extend_prefixed("config", config_facts(name, config));
+    }
+    let mut md = String::from("## Contents\n\n");
+    for s in studies {
+        md.push_str(&format!(
+            "- [{}](#{})\n",
+            s.title,
+            markdown::anchor(&s.title)
+        ));
+    }
+    md.push('\n');
+    for s in studies {
+        md.push_str(&format!("## {}\n\n", s.title));
+        if !s.intro.trim().is_empty() {
+            let intro = fill(s.intro.trim(), &base)
+                .map_err(|e| crate::user_error!("{}: intro: {e}", s.source))?;
+            md.push_str(&intro);
+            md.push_str("\n\n");
+        }
+        let mut facts = base.clone();
+        for (i, q) in s.questions.iter().enumerate() {
+            md.push_str(&format!("### {}. {}\n\n", i + 1, q.title));
+            if let Some(intro) = &q.intro {
+                md.push_str(&fill(intro.trim(), &facts).map_err(|e| {
+                    crate::user_error!("{}: question {}: intro: {e}", s.source, i + 1)
+                })?);
+                md.push_str("\n\n");
+            }
+            for (j, b) in q.blocks.iter().enumerate() {
+                let id = format!("{}_q{}_{}", s.name, i + 1, j + 1);
+                let text = renderer.block(b, &id, &mut facts).map_err(|e| {
+                    let e = crate::util::error::one_line(&e);
+                    crate::user_error!("{}:{}: {e}", s.source, b.line)
+                })?;
+                if !text.trim().is_empty() {
+                    md.push_str(text.trim_end());
+                    md.push_str("\n\n");
+                }
+            }
+            if let Some(answer) = &q.answer {
+                let text = fill(answer.trim(), &facts).map_err(|e| {
+                    crate::user_error!("{}:{}: answer: {e}", s.source, q.answer_line)
+                })?;
+                md.push_str(&format!("**Answer.** {text}\n\n"));
+            }
+        }
+    }
+    Ok(md)
+}
+
+/// Everything a named study needs, for `searchlab list`: its experiments.
+pub fn describe(s: &Study) -> String {
+    format!(
+        "{} ({} questions: {})",
+        s.title,
+        s.questions.len(),
+        s.experiments().join(", ")
+    )
 }

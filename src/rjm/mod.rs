@@ -42,4 +42,5 @@ macro_rules! with_maze_bits {
     }};
 }
 pub mod cli;
+pub mod facts;
 pub mod runner;

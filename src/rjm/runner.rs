@@ -82,8 +82,9 @@ impl Runner for RjmRunner {
             AlgorithmSpec {
                 name: "anneal",
                 // 2: no random number is drawn for uphill steps whose probability
-                // underflows (e^x, x < -700).
-                version: 2,
+                // underflows (e^x, x < -700). 3: decay, beta and patience belong to
+                // their schedules (absent from the runs of the others).
+                version: 3,
                 description: "simulated annealing (part 6) with a choice of temperature schedule",
                 params: vec![
                     size(),
@@ -102,7 +103,8 @@ impl Runner for RjmRunner {
                         true,
                         Some(0.999),
                         "geometric and reheating: T <- T*decay",
-                    ),
+                    )
+                    .only_when("schedule", &["geometric", "reheating"]),
                     ParamSpec::float(
                         "beta",
                         0.0,
@@ -110,14 +112,16 @@ impl Runner for RjmRunner {
                         true,
                         Some(0.001),
                         "lundy_mees: T <- T/(1+beta*T)",
-                    ),
+                    )
+                    .only_when("schedule", &["lundy_mees"]),
                     ParamSpec::int(
                         "patience",
                         1,
                         MAX_ITERATIONS,
                         Some(1000),
                         "reheating: iterations without a new best before T <- T0",
-                    ),
+                    )
+                    .only_when("schedule", &["reheating"]),
                     sideways_cap(),
                     start_seed(),
                 ],

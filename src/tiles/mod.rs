@@ -19,4 +19,5 @@ pub use heuristic::{Heuristic, Tables};
 pub use instances::{Instance, InstanceSet};
 pub use solve::Problem;
 pub mod cli;
+pub mod facts;
 pub mod runner;

@@ -75,7 +75,8 @@ impl Runner for TilesRunner {
             },
             AlgorithmSpec {
                 name: "random8",
-                version: 1,
+                // 2: dfs_limit belongs to dfs (absent from the other searches' runs).
+                version: 2,
                 description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
                 params: vec![
                     ParamSpec::choice(
@@ -122,12 +123,8 @@ impl Runner for TilesRunner {
                         Some("UDLR"),
                         "order of the blank's moves (seed 002's: UDLR)",
                     ),
-                    ParamSpec::optional_int(
-                        "dfs_limit",
-                        1,
-                        i64::MAX,
-                        "expansion limit of dfs (and of the others)",
-                    ),
+                    ParamSpec::optional_int("dfs_limit", 1, i64::MAX, "expansion limit of dfs")
+                        .only_when("search", &["dfs"]),
                 ],
             },
         ]

@@ -1,0 +1,354 @@
+//! Comparisons: a ranking of groups in which every group is tested against the best.
+//!
+//! The best group has the best median (ties: the best mean). Each other group is tested
+//! against it with a two-sided Mann–Whitney U test, or, when runs are paired (the same
+//! replicate or instance in every group), a Wilcoxon signed-rank test on the pairs; the
+//! p-values are Holm-corrected over the k − 1 tests, and the Vargha–Delaney A12 gives the
+//! probability that a run of the best group beats a run of the other (ties count half),
+//! with Vargha & Delaney's reading of its size. The same ranking serves the report's
+//! comparison blocks and `searchlab compare`.
+
+use crate::present::facts::Facts;
+use crate::present::figure::Better;
+use crate::present::stats::{a12, a12_magnitude, holm, mann_whitney_u, wilcoxon_signed_rank};
+use crate::present::view::{GroupSample, sample};
+
+/// The significance level of "significantly worse than the best".
+pub const ALPHA: f64 = 0.05;
+
+/// One group of a ranking.
+pub struct Ranked {
+    pub entry: GroupSample,
+    /// 1 for the best.
+    pub rank: usize,
+    /// Raw and Holm-corrected p-values against the best (`None` for the best itself).
+    pub p: Option<f64>,
+    pub p_holm: Option<f64>,
+    /// A12 of the best against this group, in the direction of "better".
+    pub a12: Option<f64>,
+    pub effect: Option<&'static str>,
+}
+
+impl Ranked {
+    /// True when the group is significantly worse than the best (Holm-corrected).
+    pub fn worse(&self) -> bool {
+        self.p_holm.is_some_and(|p| p < ALPHA)
+    }
+}
+
+/// How runs are compared.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pairing {
+    /// Independent samples: Mann–Whitney U.
+    None,
+    /// Runs paired by the values of these columns: Wilcoxon signed-rank on the pairs.
+    By(Vec<String>),
+}
+
+/// Ranks the groups (at least two, each with at least two runs).
+pub fn rank(
+    groups: Vec<GroupSample>,
+    metric: &str,
+    better: Better,
+    pairing: &Pairing,
+    missing: Option<f64>,
+) -> anyhow::Result<Vec<Ranked>> {
+    if groups.len() < 2 {
+        anyhow::bail!(
+            "a comparison needs at least two groups, and the rows give {}",
+            groups.len()
+        );
+    }
+    if let Some(g) = groups.iter().find(|g| g.sample.len() < 2) {
+        anyhow::bail!(
+            "group {} has {} run(s); a comparison needs at least 2 per group",
+            g.group.label(),
+            g.sample.len()
+        );
+    }
+    let sign = if better == Better::Higher { 1.0 } else { -1.0 };
+    let mut groups = groups;
+    groups.sort_by(|a, b| {
+        let (sa, sb) = (&a.summary, &b.summary);
+        (sign * sb.median)
+            .total_cmp(&(sign * sa.median))
+            .then((sign * sb.mean).total_cmp(&(sign * sa.mean)))
+    });
+    let best = &groups[0];
+    let mut raw = Vec::new();
+    let mut a12s = Vec::new();
+    for other in &groups[1..] {
+        let p = match pairing {
+            Pairing::None => mann_whitney_u(&best.sample, &other.sample).p_value,
+            Pairing::By(cols) => {
+                let (x, y) = paired(best, other, cols, metric, missing)?;
+                wilcoxon_signed_rank(&x, &y)
+                    .map(|w| w.p_value)
+                    .unwrap_or(1.0)
+            }
+        };
+        raw.push(p);
+        let (b, o): (Vec<f64>, Vec<f64>) = (
+            best.sample.iter().map(|v| sign * v).collect(),
+            other.sample.iter().map(|v| sign * v).collect(),
+        );
+        a12s.push(a12(&b, &o));
+    }
+    let adjusted = holm(&raw);
+    Ok(groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let test = i.checked_sub(1);
+            Ranked {
+                entry,
+                rank: i + 1,
+                p: test.map(|t| raw[t]),
+                p_holm: test.map(|t| adjusted[t]),
+                a12: test.map(|t| a12s[t]),
+                effect: test.map(|t| a12_magnitude(a12s[t])),
+            }
+        })
+        .collect())
+}
+
+/// The best group (by median, then mean) for each value of `column`, one of the
+/// grouping columns `by`: e.g. each schedule family's best setting.
+pub fn best_of(
+    groups: Vec<GroupSample>,
+    by: &[String],
+    column: &str,
+    better: Better,
+) -> anyhow::Result<Vec<GroupSample>> {
+    let Some(at) = by.iter().position(|c| c == column) else {
+        anyhow::bail!("best_of = {column:?} must be one of the grouping columns");
+    };
+    let sign = if better == Better::Higher { 1.0 } else { -1.0 };
+    let mut out: Vec<GroupSample> = Vec::new();
+    for g in groups {
+        match out
+            .iter_mut()
+            .find(|o| o.group.values[at] == g.group.values[at])
+        {
+            Some(o) => {
+                let key = |x: &GroupSample| (sign * x.summary.median, sign * x.summary.mean);
+                let (a, b) = (key(&g), key(o));
+                if a.0 > b.0 || (a.0 == b.0 && a.1 > b.1) {
+                    *o = g;
+                }
+            }
+            None => out.push(g),
+        }
+    }
+    Ok(out)
+}
+
+/// The two groups' values on the runs they share, matched by the pairing columns.
+fn paired(
+    a: &GroupSample,
+    b: &GroupSample,
+    cols: &[String],
+    metric: &str,
+    missing: Option<f64>,
+) -> anyhow::Result<(Vec<f64>, Vec<f64>)> {
+    let keys = |g: &GroupSample| -> anyhow::Result<Vec<String>> {
+        let cols: Vec<Vec<String>> = cols
+            .iter()
+            .map(|c| crate::pipeline::table::texts(&g.group.rows, c))
+            .collect::<anyhow::Result<_>>()?;
+        Ok((0..g.group.rows.height())
+            .map(|i| {
+                cols.iter()
+                    .map(|c| c[i].as_str())
+                    .collect::<Vec<_>>()
+                    .join("|")
+            })
+            .collect())
+    };
+    let values = |g: &GroupSample| -> anyhow::Result<Vec<Option<f64>>> {
+        Ok(crate::pipeline::table::floats(&g.group.rows, metric)?
+            .into_iter()
+            .map(|v| v.or(missing))
+            .collect())
+    };
+    let (ka, va, kb, vb) = (keys(a)?, values(a)?, keys(b)?, values(b)?);
+    let index: std::collections::HashMap<&str, usize> = kb
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.as_str(), i))
+        .collect();
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for (i, k) in ka.iter().enumerate() {
+        if let (Some(&j), Some(u)) = (index.get(k.as_str()), va[i])
+            && let Some(v) = vb[j]
+        {
+            x.push(u);
+            y.push(v);
+        }
+    }
+    if x.len() < 2 {
+        anyhow::bail!(
+            "groups {} and {} share {} paired run(s) by {}; a paired comparison needs at least 2",
+            a.group.label(),
+            b.group.label(),
+            x.len(),
+            cols.join(", ")
+        );
+    }
+    Ok((x, y))
+}
+
+/// The ranking's facts: `best.*`, `second.*`, `worst.*` and `[group].*` with `group`,
+/// `n`, `median`, `q1`, `q3`, `mean`, `ci_low`, `ci_high`, `rank`, and for every group
+/// but the best `p`, `p_holm`, `a12`, `effect`; `groups` (how many), `runs`, `tied`
+/// (the groups not significantly worse than the best, separated by semicolons), `tied_count`
+/// and `worse_count`.
+pub fn facts(ranked: &[Ranked]) -> Facts {
+    let mut f = Facts::default();
+    let one = |r: &Ranked| {
+        let mut g = summary_facts(&r.entry);
+        g.set("rank", r.rank);
+        if let (Some(p), Some(ph), Some(a), Some(e)) = (r.p, r.p_holm, r.a12, r.effect) {
+            g.set("p", p);
+            g.set("p_holm", ph);
+            g.set("a12", a);
+            g.set("effect", e);
+        }
+        g
+    };
+    for r in ranked {
+        f.extend_prefixed(&format!("[{}]", r.entry.group.key()), one(r));
+    }
+    if let Some(r) = ranked.first() {
+        f.extend_prefixed("best", one(r));
+    }
+    if let Some(r) = ranked.get(1) {
+        f.extend_prefixed("second", one(r));
+    }
+    if let Some(r) = ranked.last() {
+        f.extend_prefixed("worst", one(r));
+    }
+    let tied: Vec<String> = ranked
+        .iter()
+        .filter(|r| !r.worse())
+        .map(|r| r.entry.group.label())
+        .collect();
+    f.set("groups", ranked.len());
+    f.set(
+        "runs",
+        ranked.iter().map(|r| r.entry.sample.len()).sum::<usize>(),
+    );
+    f.set("tied_count", tied.len());
+    f.set("tied", tied.join("; "));
+    f.set("worse_count", ranked.len() - tied.len());
+    f
+}
+
+/// A group's summary as facts: `group`, `n`, `median`, `q1`, `q3`, `mean`, `min`, `max`,
+/// `ci_low`, `ci_high`.
+pub fn summary_facts(g: &GroupSample) -> Facts {
+    let s = &g.summary;
+    let mut f = Facts::default();
+    f.set("group", g.group.label());
+    f.set("n", s.n);
+    for (k, v) in [
+        ("median", s.median),
+        ("q1", s.q1),
+        ("q3", s.q3),
+        ("mean", s.mean),
+        ("min", s.min),
+        ("max", s.max),
+        ("ci_low", s.ci_low),
+        ("ci_high", s.ci_high),
+    ] {
+        f.set(k, v);
+    }
+    f
+}
+
+/// The values of `metric` per group, for callers that have rows but no samples yet.
+pub fn samples_of(
+    groups: Vec<crate::present::view::Group>,
+    metric: &str,
+    missing: Option<f64>,
+) -> anyhow::Result<Vec<GroupSample>> {
+    let mut out = Vec::new();
+    for group in groups {
+        let s = sample(&group.rows, metric, missing)?;
+        if let Some(summary) = crate::present::stats::Summary::of(&s) {
+            out.push(GroupSample {
+                group,
+                sample: s,
+                summary,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::params::Value;
+    use crate::pipeline::table::{ColumnBuilder, frame};
+    use crate::present::view::summarize;
+
+    fn groups_frame() -> polars::prelude::DataFrame {
+        let mut g = ColumnBuilder::new("g");
+        let mut r = ColumnBuilder::new("replicate");
+        let mut y = ColumnBuilder::new("y");
+        // a is clearly best, b slightly behind a, c far behind.
+        for i in 0..20 {
+            for (name, v) in [
+                ("a", 10.0 + i as f64),
+                ("b", 9.5 + i as f64),
+                ("c", i as f64 * 0.1),
+            ] {
+                g.push(Value::from(name));
+                r.push(Value::Int(i));
+                y.push(Value::Float(v));
+            }
+        }
+        frame(vec![g, r, y]).unwrap()
+    }
+
+    #[test]
+    fn the_best_comes_first_and_others_are_tested_against_it() {
+        let df = groups_frame();
+        let groups = summarize(&df, &["g".into()], "y", None).unwrap();
+        let ranked = rank(groups, "y", Better::Higher, &Pairing::None, None).unwrap();
+        let names: Vec<String> = ranked.iter().map(|r| r.entry.group.key()).collect();
+        assert_eq!(names, vec!["a", "b", "c"]);
+        // b overlaps a heavily (independent samples): not significant; c is.
+        assert!(!ranked[1].worse());
+        assert!(ranked[2].worse());
+        assert_eq!(ranked[2].a12, Some(1.0));
+        assert_eq!(ranked[2].effect, Some("large"));
+        // Paired by replicate, b is below a on every one of the 20 pairs.
+        let groups = summarize(&df, &["g".into()], "y", None).unwrap();
+        let paired = rank(
+            groups,
+            "y",
+            Better::Higher,
+            &Pairing::By(vec!["replicate".into()]),
+            None,
+        )
+        .unwrap();
+        assert!(paired[1].worse(), "{:?}", paired[1].p_holm);
+        let f = facts(&paired);
+        assert_eq!(f.get("best.group"), Some(&"a".into()));
+        assert_eq!(f.get("tied"), Some(&"a".into()));
+        assert_eq!(f.get("[c].rank"), Some(&3usize.into()));
+        // Lower is better reverses the order.
+        let groups = summarize(&df, &["g".into()], "y", None).unwrap();
+        let low = rank(groups, "y", Better::Lower, &Pairing::None, None).unwrap();
+        assert_eq!(low[0].entry.group.key(), "c");
+    }
+
+    #[test]
+    fn too_few_groups_or_runs_are_errors() {
+        let df = groups_frame();
+        let one = summarize(&df, &[], "y", None).unwrap();
+        assert!(rank(one, "y", Better::Higher, &Pairing::None, None).is_err());
+    }
+}

@@ -1,0 +1,436 @@
+//! Rendering a study's blocks to markdown, in order, each from the rows its filter keeps:
+//! figures (saved under `figures/`), summary, aggregate, pivot and row tables,
+//! comparisons, domain facts and board pictures, and text templates. Every block that
+//! computes values adds them to the question's facts, which later templates quote.
+
+use super::markdown::table;
+use super::study::{Aggregate, Block, BlockKind};
+use crate::pipeline::config::Config;
+use crate::pipeline::table::{floats, texts};
+use crate::present::charts::ordered_values;
+use crate::present::compare::{self, Pairing};
+use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts, fill, trimmed};
+use crate::present::figure::{AnyFigure, FigureSpec};
+use crate::present::plot::save;
+use crate::present::view::{Filter, group_rows, none_for_null, summarize};
+use crate::util::numfmt::thousands;
+use polars::prelude::DataFrame;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// The finished experiments' tables and configs, read once.
+#[derive(Default)]
+pub struct Tables {
+    pub results: HashMap<String, DataFrame>,
+    pub anytime: HashMap<String, DataFrame>,
+    pub configs: HashMap<String, Config>,
+}
+
+/// The domains' functions a study can name.
+pub struct Functions {
+    pub facts: Vec<FactFunction>,
+    pub boards: Vec<BoardFunction>,
+}
+
+/// Renders blocks into markdown.
+pub struct Renderer<'a> {
+    pub tables: &'a Tables,
+    pub functions: &'a Functions,
+    /// Where figures are saved; markdown links them as `figures/<name>.png`.
+    pub figures: PathBuf,
+}
+
+impl Renderer<'_> {
+    /// Renders one block. `id` names its figures when the block has no name.
+    pub fn block(&self, b: &Block, id: &str, facts: &mut Facts) -> anyhow::Result<String> {
+        if b.kind == BlockKind::Text {
+            let text = b.text.as_deref().unwrap_or_default();
+            return Ok(format!(
+                "{}\n",
+                fill(text.trim(), facts).map_err(anyhow::Error::msg)?
+            ));
+        }
+        let experiment = b.experiment.as_deref().unwrap_or_default();
+        let filter = Filter::from_toml(&b.filter).map_err(anyhow::Error::msg)?;
+        let config = self
+            .tables
+            .configs
+            .get(experiment)
+            .ok_or_else(|| anyhow::anyhow!("experiment {experiment} was not run"))?;
+        let results = self.rows(&self.tables.results, experiment, &filter)?;
+        let name = b.name.clone().unwrap_or_else(|| id.to_string());
+        if let Some(kind) = b.kind.figure() {
+            let rows = if kind.uses_anytime() {
+                self.rows(&self.tables.anytime, experiment, &filter)?
+            } else {
+                results
+            };
+            let spec = FigureSpec {
+                kind,
+                x: b.x.clone(),
+                metric: b
+                    .metric
+                    .clone()
+                    .unwrap_or_else(|| "best objective so far".into()),
+                group: b.group_list().first().cloned(),
+                title: fill(b.title.as_deref().unwrap_or_default(), facts)
+                    .map_err(anyhow::Error::msg)?,
+                x_label: b.x_label.clone(),
+                y_label: b.y_label.clone(),
+                log_x: b.log_x,
+                log_y: b.log_y,
+                better: b.better,
+                missing: b.missing,
+            };
+            let fig = crate::present::figure::build(&spec, &rows)?;
+            let caption = match &b.caption {
+                Some(c) => fill(c, facts).map_err(anyhow::Error::msg)?,
+                None => spec.title.clone(),
+            };
+            return self.figure(&fig, &name, &caption);
+        }
+        let prefix = b.fact_prefix();
+        let metric = b.metric.clone().unwrap_or_default();
+        let by = b.group_list();
+        let digits = b.digits;
+        match b.kind {
+            BlockKind::Table => {
+                let groups = summarize(&results, &by, &metric, b.missing)?;
+                let mut f = Facts::default();
+                let mut rows = Vec::new();
+                for g in &groups {
+                    f.extend_prefixed(&format!("[{}]", g.group.key()), compare::summary_facts(g));
+                    let mut row = vec![g.group.label()];
+                    row.extend(summary_numbers(&g.summary, digits.unwrap_or(1)));
+                    rows.push(row);
+                }
+                facts.extend_prefixed(&prefix, f);
+                let mut head = vec![self.header(b, &by.join(", "))];
+                head.extend(
+                    ["runs", "median", "IQR", "95% CI of median", "mean"].map(String::from),
+                );
+                Ok(markdown_table(&head, &rows))
+            }
+            BlockKind::Compare => {
+                let mut groups = summarize(&results, &by, &metric, b.missing)?;
+                if let Some(col) = &b.best_of {
+                    groups = compare::best_of(groups, &by, col, b.better)?;
+                }
+                let pairing = match &b.paired {
+                    Some(c) => Pairing::By(c.list()),
+                    None => Pairing::None,
+                };
+                let ranked = compare::rank(groups, &metric, b.better, &pairing, b.missing)?;
+                facts.extend_prefixed(&prefix, compare::facts(&ranked));
+                let test = match pairing {
+                    Pairing::None => "Mann–Whitney",
+                    Pairing::By(_) => "Wilcoxon",
+                };
+                let mut head = vec!["rank".to_string(), self.header(b, &by.join(", "))];
+                head.extend([
+                    "runs".to_string(),
+                    "median".into(),
+                    "IQR".into(),
+                    "mean".into(),
+                    format!("p vs best ({test}, Holm)"),
+                    "A12 of best".into(),
+                    "effect".into(),
+                ]);
+                let d = digits.unwrap_or(1);
+                let rows: Vec<Vec<String>> = ranked
+                    .iter()
+                    .take(b.top.unwrap_or(usize::MAX))
+                    .map(|r| {
+                        let s = &r.entry.summary;
+                        vec![
+                            r.rank.to_string(),
+                            r.entry.group.label(),
+                            s.n.to_string(),
+                            trimmed(s.median, d),
+                            format!("{}–{}", trimmed(s.q1, d), trimmed(s.q3, d)),
+                            trimmed(s.mean, d + 1),
+                            r.p_holm.map_or("–".into(), |p| {
+                                crate::present::facts::format_fact(&p.into(), "p")
+                                    .unwrap_or_default()
+                            }),
+                            r.a12.map_or("–".into(), |a| trimmed(a, 2)),
+                            r.effect.unwrap_or("–").to_string(),
+                        ]
+                    })
+                    .collect();
+                Ok(markdown_table(&head, &rows))
+            }
+            BlockKind::Aggregate => {
+                let mut f = Facts::default();
+                let mut rows = Vec::new();
+                for g in group_rows(&results, &by)? {
+                    let mut row = vec![g.label()];
+                    for m in &b.metrics {
+                        let v = aggregate(&g.rows, m, b.aggregate, b.missing)?;
+                        f.set(format!("[{}].{m}", g.key()), v);
+                        row.push(cell(v, digits.unwrap_or(0)));
+                    }
+                    rows.push(row);
+                }
+                for m in &b.metrics {
+                    let total = aggregate(&results, m, b.aggregate, b.missing)?;
+                    f.set(format!("all.{m}"), total);
+                }
+                facts.extend_prefixed(&prefix, f);
+                let mut head = vec![self.header(b, &by.join(", "))];
+                head.extend(b.metrics.iter().map(|m| self.header(b, m)));
+                Ok(markdown_table(&head, &rows))
+            }
+            BlockKind::Pivot => {
+                let row_col = b.rows.clone().unwrap_or_default();
+                let col_col = b
+                    .columns
+                    .as_ref()
+                    .map(|c| c.list().join(","))
+                    .unwrap_or_default();
+                let mut f = Facts::default();
+                let col_values = ordered_values(&none_for_null(texts(&results, &col_col)?));
+                let mut rows = Vec::new();
+                for g in group_rows(&results, std::slice::from_ref(&row_col))? {
+                    let mut row = vec![g.label()];
+                    let cols = none_for_null(texts(&g.rows, &col_col)?);
+                    for c in &col_values {
+                        let keep: polars::prelude::BooleanChunked =
+                            cols.iter().map(|v| Some(v == c)).collect();
+                        let part = g.rows.filter(&keep)?;
+                        if part.height() == 0 {
+                            row.push("–".into());
+                            continue;
+                        }
+                        let v = aggregate(&part, &metric, b.aggregate, b.missing)?;
+                        f.set(format!("[{}][{c}]", g.key()), v);
+                        row.push(cell(v, digits.unwrap_or(0)));
+                    }
+                    rows.push(row);
+                }
+                facts.extend_prefixed(&prefix, f);
+                let mut head = vec![format!(
+                    "{} \\ {}",
+                    self.header(b, &row_col),
+                    self.header(b, &col_col)
+                )];
+                head.extend(col_values.iter().map(|v| crate::present::charts::label(v)));
+                Ok(markdown_table(&head, &rows))
+            }
+            BlockKind::Rows => {
+                let cols = b.columns.as_ref().map(|c| c.list()).unwrap_or_default();
+                let mut df = results;
+                if let Some(sort) = &b.sort {
+                    df = sorted(&df, &sort.list())?;
+                }
+                let values: Vec<Vec<String>> = cols
+                    .iter()
+                    .map(|c| texts(&df, c))
+                    .collect::<anyhow::Result<_>>()?;
+                let rows: Vec<Vec<String>> = (0..df.height())
+                    .map(|i| {
+                        values
+                            .iter()
+                            .map(|col| text_cell(&col[i], digits.unwrap_or(2)))
+                            .collect()
+                    })
+                    .collect();
+                let head: Vec<String> = cols.iter().map(|c| self.header(b, c)).collect();
+                Ok(markdown_table(&head, &rows))
+            }
+            BlockKind::Facts => {
+                let name = b.function.as_deref().unwrap_or_default();
+                let f = self
+                    .functions
+                    .facts
+                    .iter()
+                    .find(|f| f.name == name)
+                    .ok_or_else(|| anyhow::anyhow!("no fact function {name}"))?;
+                let anytime = self.rows(&self.tables.anytime, experiment, &filter)?;
+                let input = FactInput {
+                    results: &results,
+                    anytime: &anytime,
+                    config,
+                };
+                let computed = (f.compute)(&input)?;
+                let table = match &b.columns {
+                    Some(cols) => fact_table(b, &computed, &cols.list()),
+                    None => String::new(),
+                };
+                facts.extend_prefixed(&prefix, computed);
+                Ok(table)
+            }
+            BlockKind::Board => {
+                let fname = b.function.as_deref().unwrap_or_default();
+                let f = self
+                    .functions
+                    .boards
+                    .iter()
+                    .find(|f| f.name == fname)
+                    .ok_or_else(|| anyhow::anyhow!("no board function {fname}"))?;
+                let anytime = self.rows(&self.tables.anytime, experiment, &filter)?;
+                let input = FactInput {
+                    results: &results,
+                    anytime: &anytime,
+                    config,
+                };
+                let mut out = String::new();
+                for (i, (caption, fig)) in (f.draw)(&input)?.into_iter().enumerate() {
+                    out.push_str(&self.figure(&fig, &format!("{name}_{}", i + 1), &caption)?);
+                    out.push('\n');
+                }
+                Ok(out)
+            }
+            _ => unreachable!("figure and text blocks return above"),
+        }
+    }
+
+    fn rows(
+        &self,
+        frames: &HashMap<String, DataFrame>,
+        experiment: &str,
+        filter: &Filter,
+    ) -> anyhow::Result<DataFrame> {
+        let df = frames
+            .get(experiment)
+            .ok_or_else(|| anyhow::anyhow!("experiment {experiment} has no table"))?;
+        filter.apply(df)
+    }
+
+    fn header(&self, b: &Block, column: &str) -> String {
+        b.headers
+            .get(column)
+            .cloned()
+            .unwrap_or_else(|| column.to_string())
+    }
+
+    /// Saves a figure as `figures/<name>.png` and `.svg`; returns its markdown.
+    fn figure(&self, fig: &AnyFigure, name: &str, caption: &str) -> anyhow::Result<String> {
+        save(fig, &self.figures.join(name))?;
+        Ok(format!(
+            "![{caption}](figures/{name}.png)\n\n*Figure: {caption}* ([SVG](figures/{name}.svg))\n"
+        ))
+    }
+}
+
+/// A summary's cells: runs, median, IQR, 95% CI of the median, mean.
+fn summary_numbers(s: &crate::present::stats::Summary, d: usize) -> Vec<String> {
+    vec![
+        s.n.to_string(),
+        trimmed(s.median, d),
+        format!("{}–{}", trimmed(s.q1, d), trimmed(s.q3, d)),
+        format!("[{}, {}]", trimmed(s.ci_low, d), trimmed(s.ci_high, d)),
+        trimmed(s.mean, d + 1),
+    ]
+}
+
+/// A table of a fact family `[key].column`: a row per key (in display order), a column
+/// per listed name.
+fn fact_table(b: &Block, facts: &Facts, columns: &[String]) -> String {
+    let mut keys: Vec<String> = Vec::new();
+    for k in facts.0.keys() {
+        if let Some(rest) = k.strip_prefix('[')
+            && let Some((key, _)) = rest.split_once("].")
+            && !keys.iter().any(|x| x == key)
+        {
+            keys.push(key.to_string());
+        }
+    }
+    let keys = ordered_values(&keys);
+    let d = b.digits.unwrap_or(3);
+    let rows: Vec<Vec<String>> = keys
+        .iter()
+        .map(|k| {
+            let mut row = vec![crate::present::charts::label(k)];
+            for c in columns {
+                row.push(match facts.get(&format!("[{k}].{c}")) {
+                    Some(crate::present::facts::Fact::Num(x)) => cell(*x, d),
+                    Some(crate::present::facts::Fact::Int(i)) => cell(*i as f64, d),
+                    Some(crate::present::facts::Fact::Text(t)) => t.clone(),
+                    None => "–".into(),
+                });
+            }
+            row
+        })
+        .collect();
+    let mut head = vec![b.headers.get("key").cloned().unwrap_or_default()];
+    head.extend(
+        columns
+            .iter()
+            .map(|c| b.headers.get(c).cloned().unwrap_or(c.clone())),
+    );
+    markdown_table(&head, &rows)
+}
+
+fn markdown_table(head: &[String], rows: &[Vec<String>]) -> String {
+    let h: Vec<&str> = head.iter().map(String::as_str).collect();
+    table(&h, rows)
+}
+
+/// One aggregate of a metric over rows (nulls count as `missing`, or are left out).
+pub fn aggregate(
+    rows: &DataFrame,
+    metric: &str,
+    how: Aggregate,
+    missing: Option<f64>,
+) -> anyhow::Result<f64> {
+    let v: Vec<f64> = floats(rows, metric)?
+        .into_iter()
+        .filter_map(|x| x.or(missing))
+        .collect();
+    let nan = f64::NAN;
+    Ok(match how {
+        Aggregate::Median => crate::present::stats::median(&v).unwrap_or(nan),
+        Aggregate::Mean => crate::present::stats::mean(&v).unwrap_or(nan),
+        Aggregate::Sum => v.iter().sum(),
+        Aggregate::Min => v.iter().copied().fold(f64::INFINITY, f64::min),
+        Aggregate::Max => v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        Aggregate::Count => v.len() as f64,
+        Aggregate::First => v.first().copied().unwrap_or(nan),
+    })
+}
+
+/// A number for a table: integers with thousands separators, others with `digits`.
+fn cell(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        "–".into()
+    } else if x.fract() == 0.0 && x.abs() < 9e15 {
+        if x < 0.0 {
+            format!("−{}", thousands(x.abs() as u64))
+        } else {
+            thousands(x as u64)
+        }
+    } else {
+        trimmed(x, digits)
+    }
+}
+
+/// A table cell from a column's text: numbers formatted as [`cell`], the rest as is.
+fn text_cell(s: &str, digits: usize) -> String {
+    match s.parse::<f64>() {
+        Ok(x) if !s.is_empty() => cell(x, digits),
+        _ if s.is_empty() => "–".into(),
+        _ => s.to_string(),
+    }
+}
+
+/// Rows sorted by columns, numerically where values are numbers.
+fn sorted(df: &DataFrame, by: &[String]) -> anyhow::Result<DataFrame> {
+    let keys: Vec<Vec<String>> = by
+        .iter()
+        .map(|c| texts(df, c))
+        .collect::<anyhow::Result<_>>()?;
+    let orders: Vec<Vec<String>> = keys.iter().map(|k| ordered_values(k)).collect();
+    let mut idx: Vec<usize> = (0..df.height()).collect();
+    idx.sort_by_key(|&i| {
+        keys.iter()
+            .zip(&orders)
+            .map(|(k, o)| o.iter().position(|v| *v == k[i]).unwrap_or(usize::MAX))
+            .collect::<Vec<_>>()
+    });
+    let idx: polars::prelude::IdxCa = idx
+        .into_iter()
+        .map(|i| Some(i as polars::prelude::IdxSize))
+        .collect();
+    Ok(df.take(&idx)?)
+}

@@ -1,0 +1,180 @@
+//! Facts of the sliding-tile domain for the report's studies: the 15-puzzle
+//! assignment's published table against our runs (`tiles.assignment`), each heuristic's
+//! total nodes and its reduction against Manhattan distance (`tiles.reduction`), and
+//! Korf's (1985) published node counts and optimal lengths against our runs
+//! (`tiles.korf1985`).
+
+use crate::pipeline::table::{floats, texts};
+use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts};
+
+pub const FACTS: &[FactFunction] = &[
+    FactFunction {
+        name: "tiles.assignment",
+        facts: &["instances", "h0_agree", "cost_agree", "nodes_agree", "["],
+        compute: assignment,
+    },
+    FactFunction {
+        name: "tiles.reduction",
+        facts: &["best", "best_reduction", "instances", "["],
+        compute: reduction,
+    },
+    FactFunction {
+        name: "tiles.korf1985",
+        facts: &["runs", "optimal", "compared", "match", "differ"],
+        compute: korf1985,
+    },
+];
+
+pub const BOARDS: &[BoardFunction] = &[];
+
+/// The 15-puzzle IDA* assignment's table: instance id, h(s0), optimal cost and its
+/// "Nodes" column in millions.
+const ASSIGNMENT_TABLE: [(u32, u32, u32, u64); 6] = [
+    (1, 41, 57, 276),
+    (2, 43, 55, 15),
+    (3, 41, 59, 565),
+    (4, 42, 56, 62),
+    (14, 41, 59, 1369),
+    (88, 43, 65, 6009),
+];
+
+/// (instance, value) pairs of a metric over the rows.
+fn by_instance(input: &FactInput, metric: &str) -> anyhow::Result<Vec<(u32, Option<f64>)>> {
+    let ids = floats(input.results, "instance")?;
+    let values = floats(input.results, metric)?;
+    Ok(ids
+        .into_iter()
+        .zip(values)
+        .filter_map(|(i, v)| i.map(|i| (i as u32, v)))
+        .collect())
+}
+
+/// The assignment's table beside our runs (the block filters one heuristic).
+fn assignment(input: &FactInput) -> anyhow::Result<Facts> {
+    let h0 = by_instance(input, "h0")?;
+    let length = by_instance(input, "solution_length")?;
+    let generated = by_instance(input, "generated")?;
+    let find =
+        |rows: &[(u32, Option<f64>)], id: u32| rows.iter().find(|r| r.0 == id).and_then(|r| r.1);
+    let mut f = Facts::default();
+    let (mut n, mut h_ok, mut c_ok, mut nodes_ok) = (0usize, 0usize, 0usize, 0usize);
+    for (id, ph0, pcost, pnodes) in ASSIGNMENT_TABLE {
+        let Some(our_h0) = find(&h0, id) else {
+            continue;
+        };
+        n += 1;
+        let our_len = find(&length, id);
+        let our_gen = find(&generated, id);
+        h_ok += usize::from(our_h0 == f64::from(ph0));
+        c_ok += usize::from(our_len == Some(f64::from(pcost)));
+        let millions = our_gen.map(|g| (g / 1e6).floor() as u64);
+        nodes_ok += usize::from(millions == Some(pnodes));
+        let key = format!("[{id}]");
+        let mut g = Facts::default();
+        g.set("published_h0", u64::from(ph0));
+        g.set("published_cost", u64::from(pcost));
+        g.set("published_nodes_millions", pnodes);
+        g.set("h0", our_h0);
+        g.set("solution_length", our_len.unwrap_or(f64::NAN));
+        g.set("generated", our_gen.unwrap_or(f64::NAN));
+        f.extend_prefixed(&key, g);
+    }
+    f.set("instances", n);
+    f.set("h0_agree", h_ok);
+    f.set("cost_agree", c_ok);
+    f.set("nodes_agree", nodes_ok);
+    Ok(f)
+}
+
+/// Each heuristic's total generated nodes over the instances every heuristic solved,
+/// and its reduction against Manhattan distance.
+fn reduction(input: &FactInput) -> anyhow::Result<Facts> {
+    let hs = texts(input.results, "heuristic")?;
+    let ids = floats(input.results, "instance")?;
+    let generated_nodes = floats(input.results, "generated")?;
+    let solved = floats(input.results, "solution_length")?;
+    let mut names: Vec<String> = Vec::new();
+    for h in &hs {
+        if !names.contains(h) {
+            names.push(h.clone());
+        }
+    }
+    let instances: Vec<u32> = {
+        let mut v: Vec<u32> = ids.iter().flatten().map(|&i| i as u32).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    // Instances solved by every heuristic.
+    let common: Vec<u32> = instances
+        .into_iter()
+        .filter(|&id| {
+            names.iter().all(|h| {
+                (0..hs.len())
+                    .any(|i| hs[i] == *h && ids[i] == Some(f64::from(id)) && solved[i].is_some())
+            })
+        })
+        .collect();
+    let total = |h: &str| -> f64 {
+        (0..hs.len())
+            .filter(|&i| hs[i] == h && ids[i].is_some_and(|x| common.contains(&(x as u32))))
+            .filter_map(|i| generated_nodes[i])
+            .sum()
+    };
+    let base = total("manhattan");
+    let mut f = Facts::default();
+    let mut best = (String::new(), 0.0f64);
+    for h in &names {
+        let t = total(h);
+        let r = if t > 0.0 { base / t } else { f64::NAN };
+        f.set(format!("[{h}].generated"), t);
+        f.set(format!("[{h}].reduction"), r);
+        if r > best.1 {
+            best = (h.clone(), r);
+        }
+    }
+    f.set("instances", common.len());
+    f.set("best", best.0);
+    f.set("best_reduction", best.1);
+    Ok(f)
+}
+
+/// Optimal lengths against the published ones, and Manhattan's generated counts
+/// against Korf's 1985 table (the block filters the Manhattan runs).
+fn korf1985(input: &FactInput) -> anyhow::Result<Facts> {
+    let len = floats(input.results, "solution_length")?;
+    let opt = floats(input.results, "optimal")?;
+    let mut f = Facts::default();
+    f.set("runs", len.len());
+    f.set(
+        "optimal",
+        len.iter()
+            .zip(&opt)
+            .filter(|(a, b)| a.is_some() && a == b)
+            .count(),
+    );
+    let published = crate::tiles::instances::korf1985_generated();
+    let generated_nodes = by_instance(input, "generated")?;
+    let (mut compared, mut matched, mut differ) = (0usize, 0usize, Vec::new());
+    for (id, g) in generated_nodes {
+        if let (Some(g), Some((_, p))) = (g, published.iter().find(|(i, _)| *i == id)) {
+            compared += 1;
+            if g as u64 == *p {
+                matched += 1;
+            } else {
+                differ.push(format!("#{id}"));
+            }
+        }
+    }
+    f.set("compared", compared);
+    f.set("match", matched);
+    f.set(
+        "differ",
+        if differ.is_empty() {
+            "none".to_string()
+        } else {
+            differ.join(", ")
+        },
+    );
+    Ok(f)
+}
