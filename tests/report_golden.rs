@@ -1,0 +1,185 @@
+//! The report built from fixed small tables and a study using every kind of block,
+//! compared with the stored markdown `tests/data/report_golden.md`: a change of
+//! wording or numbers is a visible diff. Set `SEARCHLAB_BLESS=1` to rewrite the file
+//! after a deliberate change.
+
+use searchlab::pipeline::params::Value;
+use searchlab::pipeline::table::{ColumnBuilder, frame};
+use searchlab::report::blocks::{Functions, Tables};
+use searchlab::report::study::{Known, parse};
+use std::collections::{BTreeMap, BTreeSet};
+
+const CONFIG: &str = r#"[experiment]
+name = "toy"
+domain = "rjm"
+algorithm = "anneal"
+[params]
+iterations = 500
+[sweep]
+initial_temperature = [1, 2]
+[replicates]
+count = 6
+base_seed = 3
+[[variant]]
+name = "geometric"
+params = { schedule = "geometric" }
+sweep = { decay = [0.9, 0.99] }
+[[variant]]
+name = "linear"
+params = { schedule = "linear" }
+"#;
+
+const STUDY: &str = r#"title = "A toy study"
+intro = "Runs of {config.toy.iterations} iterations, {config.toy.replicates} seeds per setting."
+
+[[question]]
+title = "Which family is best?"
+answer = """
+**{families.best.group}** is best (median {families.best.median:~1}, {families.runs} runs); \
+{families.second.group} is {families.second.effect} behind ({families.second.p_holm:p}, \
+A12 = {families.second.a12:.2}). Paired by replicate, the best setting is {paired.best.group}.
+"""
+
+[[question.block]]
+kind = "compare"
+name = "families"
+experiment = "toy"
+group = "variant"
+metric = "length"
+better = "higher"
+
+[[question.block]]
+kind = "compare"
+name = "paired"
+experiment = "toy"
+where = { variant = "geometric" }
+group = ["initial_temperature", "decay"]
+paired = "replicate"
+metric = "length"
+
+[[question.block]]
+kind = "box"
+name = "toy_box"
+experiment = "toy"
+x = "variant"
+metric = "length"
+title = "Length per family"
+
+[[question]]
+title = "The tables"
+answer = "Total length {sum.all.length:,}; geometric at T0 = 2, d = 0.99: {pivot[2.0][0.99]}."
+
+[[question.block]]
+kind = "table"
+name = "summary"
+experiment = "toy"
+group = ["variant", "initial_temperature"]
+metric = "length"
+missing = 0
+headers = { "variant, initial_temperature" = "setting" }
+
+[[question.block]]
+kind = "aggregate"
+name = "sum"
+experiment = "toy"
+group = "variant"
+metrics = ["length", "unreachable"]
+aggregate = "sum"
+
+[[question.block]]
+kind = "pivot"
+name = "pivot"
+experiment = "toy"
+where = { variant = "geometric" }
+rows = "initial_temperature"
+columns = "decay"
+metric = "length"
+aggregate = "median"
+digits = 1
+
+[[question.block]]
+kind = "rows"
+experiment = "toy"
+where = { variant = "linear", replicate = [0, 1] }
+columns = ["variant", "initial_temperature", "replicate", "length"]
+sort = ["replicate", "initial_temperature"]
+
+[[question.block]]
+kind = "text"
+text = "The median of the linear runs at T0 = 1 is {summary[linear, 1.0].median}."
+"#;
+
+/// Fixed results: length = a deterministic function of the setting and replicate.
+fn tables() -> Tables {
+    let config = searchlab::pipeline::config::parse(CONFIG, "configs/toy.toml", &[]).unwrap();
+    let mut cols: Vec<ColumnBuilder> = [
+        "variant",
+        "initial_temperature",
+        "decay",
+        "replicate",
+        "length",
+        "unreachable",
+    ]
+    .iter()
+    .map(|c| ColumnBuilder::new(c))
+    .collect();
+    for (variant, decays) in [
+        ("geometric", vec![Some(0.9), Some(0.99)]),
+        ("linear", vec![None]),
+    ] {
+        for t0 in [1i64, 2] {
+            for decay in &decays {
+                for r in 0..6i64 {
+                    let base = if variant == "linear" { 10 } else { 12 };
+                    let length = base + ((r * 7 + t0 * 3) % 5) + i64::from(decay == &Some(0.99));
+                    let row = [
+                        Value::from(variant),
+                        Value::Float(t0 as f64),
+                        decay.map_or(Value::Null, Value::Float),
+                        Value::Int(r),
+                        if r == 5 && variant == "linear" {
+                            Value::Null
+                        } else {
+                            Value::Int(length)
+                        },
+                        Value::Int(i64::from(r == 5 && variant == "linear")),
+                    ];
+                    for (c, v) in cols.iter_mut().zip(row) {
+                        c.push(v);
+                    }
+                }
+            }
+        }
+    }
+    let mut t = Tables::default();
+    t.results.insert("toy".into(), frame(cols).unwrap());
+    t.anytime
+        .insert("toy".into(), polars::prelude::DataFrame::empty());
+    t.configs.insert("toy".into(), config);
+    t
+}
+
+#[test]
+fn the_report_of_fixed_tables_is_the_stored_markdown() {
+    let experiments: BTreeSet<String> = ["toy".to_string()].into_iter().collect();
+    let known = Known {
+        experiments: &experiments,
+        fact_functions: &BTreeMap::new(),
+        board_functions: &BTreeSet::new(),
+    };
+    let study = parse(STUDY, "experiments/toy.toml", &known).unwrap();
+    let functions = Functions {
+        facts: Vec::new(),
+        boards: Vec::new(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let md = searchlab::report::render(&[study], &tables(), &functions, dir.path()).unwrap();
+    assert!(dir.path().join("toy_box.png").exists());
+    assert!(dir.path().join("toy_box.svg").exists());
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/report_golden.md");
+    if std::env::var_os("SEARCHLAB_BLESS").is_some() {
+        std::fs::write(&path, &md).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(md, expected, "the report differs from {}", path.display());
+}
