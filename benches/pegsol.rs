@@ -1,4 +1,4 @@
-//! Benchmarks of the peg-solitaire searches: the seed's DFS (expansions per second, the
+//! Benchmarks of the peg-solitaire searches: the assignment's DFS (expansions per second, the
 //! issue's 5 million bar, timed in the search thread's CPU time like its STATS block),
 //! the count of reachable positions, and the strong solver (wall time).
 

@@ -133,7 +133,7 @@ fn strong_solver_proves_a_minimum_above_one() {
         stdout.contains("Fewest pegs proved: no sequence of jumps leaves fewer than 3 pegs"),
         "{stdout}"
     );
-    // The seed's search agrees on this tiny board.
+    // The assignment's search agrees on this tiny board.
     let (_, seed_out, _) = searchlab(&["pegsol", "solve", "--board", f.path().to_str().unwrap()]);
     assert_eq!(stat(&seed_out, "Number of Pegs Left:"), 3);
 }

@@ -1,4 +1,4 @@
-//! Golden tests: the seed's figures, reproduced by `searchlab pegsol solve`.
+//! Golden tests: the assignment's figures, reproduced by `searchlab pegsol solve`.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! The peg-solitaire experiments through the pipeline as a user runs them: the budget
-//! config shrunk with `--set` reproduces the seed's figures, reruns are reproducible and
+//! config shrunk with `--set` reproduces the assignment's figures, reruns are reproducible and
 //! incremental, and the strong solver's config proves the fewest pegs.
 
 mod common;
@@ -18,7 +18,7 @@ fn row<'a>(
         .unwrap_or_else(|| panic!("no run of level {level} with budget {budget}"))
 }
 
-/// The budget config shrunk to levels 4 and 5 and two budgets (the seed's among them).
+/// The budget config shrunk to levels 4 and 5 and two budgets (the assignment's among them).
 const BUDGET_SETS: [&str; 2] = ["sweep.level=[4,5]", "sweep.budget=[10000,1200000]"];
 
 fn run_budget(out: &Path, extra: &[&str]) -> common::Output {
@@ -39,7 +39,7 @@ fn budget_config_reproduces_the_seeds_figures() {
     let exp = dir.path().join("pegsol_budget");
     let table = rows(&exp.join("results.csv"));
     assert_eq!(table.len(), 4);
-    // The seed's published figures: level 5, budget 1,200,000.
+    // The assignment's published figures: level 5, budget 1,200,000.
     let r = row(&table, "5", "1200000");
     assert_eq!(r["expanded"], "1090275");
     assert_eq!(r["generated"], "4898609");

@@ -1,4 +1,4 @@
-//! The seed 004 programs as a user runs them: exact transcripts with prompts answered on
+//! The Rook Jumping Maze assignment programs as a user runs them: exact transcripts with prompts answered on
 //! stdin, and one-line errors with exit code 2 for bad input. The golden transcripts pin
 //! the generator (ChaCha8 seeded from `--seed`) and the sampling code: if a crate update
 //! changes them, every published result would change too, and these tests say so.

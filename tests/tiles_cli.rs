@@ -64,8 +64,8 @@ fn bad_instances_are_user_errors() {
     );
     assert_user_error(&run(&["census", "--width", "4", "--height", "4"]), "limit");
     assert_user_error(
-        &run(&["batch", "--set", "seed000", "--ids", "5"]),
-        "instance 5 is not in the seed000 set",
+        &run(&["batch", "--set", "assignment", "--ids", "5"]),
+        "instance 5 is not in the assignment set",
     );
     // clap's own usage errors also exit with 2.
     let out = solve_text("1 2 3 4 5 6 7 8 0", &["--heuristic", "nope"]);

@@ -7,10 +7,10 @@ use common::{assert_user_error, root, rows, run_config, run_in};
 use std::collections::HashMap;
 
 #[test]
-fn seed000_config_reproduces_the_seeds_rows_with_optimal_lengths() {
+fn assignment_config_reproduces_the_seeds_rows_with_optimal_lengths() {
     let out = tempfile::tempdir().unwrap();
     let r = run_config(
-        "tiles_seed000",
+        "tiles_assignment",
         out.path(),
         &["--quiet"],
         &[
@@ -19,7 +19,7 @@ fn seed000_config_reproduces_the_seeds_rows_with_optimal_lengths() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let rows = rows(&out.path().join("tiles_seed000/results.csv"));
+    let rows = rows(&out.path().join("tiles_assignment/results.csv"));
     assert_eq!(rows.len(), 4);
     for row in &rows {
         assert_eq!(row["solved"], "true");
@@ -32,7 +32,7 @@ fn seed000_config_reproduces_the_seeds_rows_with_optimal_lengths() {
             .find(|r| r["instance"] == id && r["heuristic"] == h)
             .unwrap_or_else(|| panic!("no row for {id} {h}"))
     };
-    // Seed 000's table: instance 2 has h(s0) = 43, cost 55 and Korf's count 15,300,442.
+    // The 15-puzzle assignment's table: instance 2 has h(s0) = 43, cost 55 and Korf's count 15,300,442.
     let two = get("2", "manhattan");
     assert_eq!(
         (two["h0"].as_str(), two["solution_length"].as_str()),
@@ -115,19 +115,19 @@ fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
 fn bad_tiles_settings_are_one_line_errors() {
     let out = tempfile::tempdir().unwrap();
     let r = run_config(
-        "tiles_seed000",
+        "tiles_assignment",
         out.path(),
         &["--quiet"],
         &["params.instance_set=\"korf99\""],
     );
     assert_user_error(&r, "instance_set");
     let r = run_config(
-        "tiles_seed000",
+        "tiles_assignment",
         out.path(),
         &["--quiet"],
         &["sweep.instance=[5]"],
     );
-    assert_user_error(&r, "instance 5 is not in the seed000 set");
+    assert_user_error(&r, "instance 5 is not in the assignment set");
     let r = run_config(
         "tiles_eight",
         out.path(),

@@ -1,5 +1,5 @@
-//! Golden tests: `searchlab tiles …` reproduces the seeds' outputs exactly (seed 000's
-//! IDA* block, seed 002's BFS/DFS results, seed 003's `print_succ` and `solve`
+//! Golden tests: `searchlab tiles …` reproduces the seeds' outputs exactly (the 15-puzzle assignment's
+//! IDA* block, the 8-puzzle assignment's BFS/DFS results, the two-blank puzzle assignment's `print_succ` and `solve`
 //! transcripts) and Korf's 1985 node counts.
 
 use std::io::Write;
@@ -33,7 +33,7 @@ fn solve(text: &str, extra: &[&str]) -> String {
 }
 
 #[test]
-fn seed000_block_for_instance_1_with_korfs_node_count() {
+fn assignment_block_for_instance_1_with_korfs_node_count() {
     let out = solve(
         "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
         &["--move-order", "ULRD"],
@@ -118,7 +118,7 @@ fn seed002_bfs_cases() {
         case2,
         "expands = 2045\ndepth = 12\nsolution = { l, d, r, u, u, l, d, r, u, r, d, d }\n"
     );
-    // Within the seed's first limit of 100 expansions, case 2 is not solved.
+    // Within the assignment's first limit of 100 expansions, case 2 is not solved.
     let limited = solve(
         "5 4 2 8 0 3 1 7 6",
         &["--algorithm", "bfs", "--expand-limit", "100"],
@@ -180,7 +180,7 @@ fn seed003_solve_transcript() {
 ";
     let (path, queue) = out.rsplit_once("Max queue length: ").unwrap();
     assert_eq!(path, expected);
-    // The seed's run shows 163: its heap keeps duplicates; ours pushes a state only when
+    // The assignment's run shows 163: its heap keeps duplicates; ours pushes a state only when
     // its g improves (see search::astar).
     assert_eq!(queue.trim(), "72");
 }

@@ -64,11 +64,11 @@ enum Command {
         #[arg(long)]
         paired: Vec<String>,
     },
-    /// Rook Jumping Maze programs (seed 004, parts 1-6)
+    /// Rook Jumping Maze programs (the Rook Jumping Maze assignment, parts 1-6)
     Rjm(crate::rjm::cli::RjmArgs),
-    /// Sliding-tile puzzles (seeds 000, 002, 003): IDA*, A*, BFS, DFS, census
+    /// Sliding-tile puzzles (the 15-puzzle, 8-puzzle and two-blank puzzle assignments): IDA*, A*, BFS, DFS, census
     Tiles(crate::tiles::cli::TilesArgs),
-    /// Peg solitaire (seed 001): the seed's budgeted DFS, a stronger solver, play, count
+    /// Peg solitaire (the peg-solitaire assignment): the assignment's budgeted DFS, a stronger solver, play, count
     Pegsol(crate::pegsol::cli::PegsolArgs),
 }
 

@@ -3,7 +3,7 @@
 //! (a bit mask of the holes that hold a peg, one `u128`, 16 bytes).
 //!
 //! Cell (x, y) — column x from the left, row y from the top — is bit `9 * x + y`. That
-//! column-major order makes "lowest bit first" the seed's scan order (x outer, y inner),
+//! column-major order makes "lowest bit first" the assignment's scan order (x outer, y inner),
 //! and every jump a shift: left/right move by 9 bits, up/down by 1. Legal jumps for a
 //! whole board are four mask expressions, so the searches never look at cells one by one.
 
@@ -26,7 +26,7 @@ pub const fn coords(c: u32) -> (usize, usize) {
     (c as usize / SIZE, c as usize % SIZE)
 }
 
-/// The four jump directions, in the seed's order.
+/// The four jump directions, in the assignment's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Dir {
     Left,
@@ -36,7 +36,7 @@ pub enum Dir {
 }
 
 impl Dir {
-    /// The seed's order: left, right, up, down.
+    /// The assignment's order: left, right, up, down.
     pub const ALL: [Dir; 4] = [Dir::Left, Dir::Right, Dir::Up, Dir::Down];
 
     /// (dx, dy) of one step.
@@ -320,7 +320,7 @@ impl Shape {
         self.jump_masks(b).iter().any(|&m| m != 0)
     }
 
-    /// Calls `f` for every legal jump, in the seed's order (x outer, y inner; then left,
+    /// Calls `f` for every legal jump, in the assignment's order (x outer, y inner; then left,
     /// right, up, down). Stops early when `f` returns `false`.
     #[inline]
     pub fn for_each_jump(&self, b: Board, mut f: impl FnMut(Jump) -> bool) {
@@ -337,7 +337,7 @@ impl Shape {
         }
     }
 
-    /// The legal jumps, in the seed's order.
+    /// The legal jumps, in the assignment's order.
     pub fn jumps(&self, b: Board) -> Vec<Jump> {
         let mut v = Vec::new();
         self.for_each_jump(b, |j| {

@@ -1,4 +1,4 @@
-//! The seed's solver, Algorithm 1, exactly: a depth-first search with an expansion budget
+//! The assignment's solver, Algorithm 1, exactly: a depth-first search with an expansion budget
 //! that returns the path to the fewest pegs it saw.
 //!
 //! Its counts are part of the contract (the golden tests pin them), so the order of every
@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::board::{Board, Jump, Shape};
 use super::table::{Key, KeySet, Packer};
 
-/// What a run of the seed's search found.
+/// What a run of the assignment's search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeedResult {
     pub expanded: u64,
@@ -36,7 +36,7 @@ impl SeedResult {
     }
 }
 
-/// Runs the seed's search from `start` with an expansion budget (at least 1).
+/// Runs the assignment's search from `start` with an expansion budget (at least 1).
 pub fn solve(shape: &Shape, start: Board, budget: u64) -> SeedResult {
     let packer = Packer::new(shape.holes());
     if packer.fits_u64 {

@@ -1,4 +1,4 @@
-//! `searchlab pegsol …`: solve a peg-solitaire board with the seed's search or the
+//! `searchlab pegsol …`: solve a peg-solitaire board with the assignment's search or the
 //! stronger solver (and replay the solution), play it in the terminal, count its
 //! reachable positions, or list the levels. Output goes to stdout; bad input (unknown
 //! level, unreadable or malformed board file, budget below 1) is a user error.
@@ -13,7 +13,7 @@ use crate::pegsol::levels::{self, Puzzle};
 use crate::pegsol::render::{self, board_text, pegs_text};
 use crate::pegsol::{budgeted_dfs, count, play, solver};
 
-/// Peg solitaire: the seed's budgeted DFS, a stronger solver, play, and position counts.
+/// Peg solitaire: the assignment's budgeted DFS, a stronger solver, play, and position counts.
 #[derive(Debug, Args)]
 pub struct PegsolArgs {
     #[command(subcommand)]
@@ -22,7 +22,7 @@ pub struct PegsolArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum PegsolCommand {
-    /// Solve a board and print the seed's STATS block.
+    /// Solve a board and print the assignment's STATS block.
     Solve(SolveArgs),
     /// Play a board in the terminal (arrows, Enter, u undo, r restart, q quit).
     Play(BoardArgs),
@@ -51,7 +51,7 @@ impl BoardArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SolverName {
-    /// The seed's depth-first search with an expansion budget (Algorithm 1).
+    /// The assignment's depth-first search with an expansion budget (Algorithm 1).
     Seed,
     /// Symmetry-reduced DFS with a transposition table, pagoda pruning and restarts;
     /// proves the fewest pegs reachable.
@@ -62,7 +62,7 @@ pub enum SolverName {
 pub struct SolveArgs {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// Most nodes to expand. The seed's default is 1,000,000; the strong solver runs to
+    /// Most nodes to expand. The assignment's default is 1,000,000; the strong solver runs to
     /// a proof unless given one. Commas and underscores are allowed (1,500,000).
     #[arg(long, value_name = "B")]
     pub budget: Option<String>,
@@ -169,7 +169,7 @@ fn solve(a: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The seed's STATS block.
+/// The assignment's STATS block.
 pub fn stats_block(
     expanded: u64,
     generated: u64,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::board::{Board, SIZE, Shape, cell};
 
-/// The embedded levels file (a copy of the seed's nine boards).
+/// The embedded levels file (a copy of the assignment's nine boards).
 pub const LEVELS_TEXT: &str = include_str!("levels.txt");
 
 /// Number of embedded levels.

@@ -1,6 +1,6 @@
-//! Peg solitaire: the seed assignment's domain (issue 4).
+//! Peg solitaire: the assignment's domain (issue 4).
 //!
-//! Boards and levels ([`board`], [`levels`]), the seed's budgeted depth-first search
+//! Boards and levels ([`board`], [`levels`]), the assignment's budgeted depth-first search
 //! reproduced count for count ([`seed`]), a stronger solver that proves the fewest pegs
 //! reachable ([`solver`]), the count of reachable positions per number of jumps
 //! ([`count`]), text rendering, replay and the search clock ([`render`]), the

@@ -1,4 +1,4 @@
-//! The seed's human mode: play a board in the terminal.
+//! The assignment's human mode: play a board in the terminal.
 //!
 //! Arrow keys move the cursor (to the next hole that way); Enter selects or deselects the
 //! peg under it; with a peg selected, an arrow jumps it; `u` undoes, `r` restarts, `q`

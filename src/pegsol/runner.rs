@@ -1,4 +1,4 @@
-//! The peg-solitaire domain for the experiment pipeline: the seed's budgeted DFS
+//! The peg-solitaire domain for the experiment pipeline: the assignment's budgeted DFS
 //! (`seed_dfs`) and the stronger solver (`strong`) on the nine levels, as a
 //! [`Runner`]. Both are deterministic: the seed is unused and every metric except the
 //! timings (`time_seconds`, `expanded_per_second`) is reproducible.
@@ -25,7 +25,7 @@ impl Runner for PegsolRunner {
     }
 
     fn description(&self) -> &'static str {
-        "peg solitaire on the seed's nine levels: fewest pegs left"
+        "peg solitaire on the assignment's nine levels: fewest pegs left"
     }
 
     fn algorithms(&self) -> Vec<AlgorithmSpec> {
@@ -33,7 +33,7 @@ impl Runner for PegsolRunner {
             AlgorithmSpec {
                 name: "budgeted_dfs",
                 version: 1,
-                description: "the seed's depth-first search with an expansion budget (Algorithm 1)",
+                description: "the assignment's depth-first search with an expansion budget (Algorithm 1)",
                 params: vec![
                     level_param(),
                     ParamSpec::int(

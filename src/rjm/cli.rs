@@ -1,5 +1,5 @@
-//! `searchlab rjm …`: the seed 004 programs (parts 1–6) with their exact prompts and
-//! transcripts. A value missing from the command line is asked for at the seed's prompt.
+//! `searchlab rjm …`: the Rook Jumping Maze assignment programs (parts 1–6) with their exact prompts and
+//! transcripts. A value missing from the command line is asked for at the assignment's prompt.
 
 use crate::local_search::{Acceptance, Schedule, Settings};
 use crate::rjm::text::{format_evaluation, format_maze, parse_maze};

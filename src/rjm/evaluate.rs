@@ -58,7 +58,7 @@ impl<B: CellSet> Evaluator<B> {
         self.succ[cell] = self.targets[cell * self.stride + usize::from(jump)];
     }
 
-    /// The seed's objective: −(moves from start to goal), or [`UNREACHABLE`].
+    /// The assignment's objective: −(moves from start to goal), or [`UNREACHABLE`].
     #[inline]
     pub fn objective(&self) -> i64 {
         match self.goal_distance() {

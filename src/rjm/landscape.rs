@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn hill_descent_on_5x5_reaches_the_seed_quality() {
-        // The seed's part-3 run of 1000 iterations printed −16; descent from random
+        // The assignment's part-3 run of 1000 iterations printed −16; descent from random
         // mazes should reach at least 10 moves in 1000 iterations every time.
         for seed in 0..20 {
             let mut rng = rng_from_seed(seed);

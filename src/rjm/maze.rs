@@ -62,7 +62,7 @@ impl Maze {
         Ok(Maze { size, jumps })
     }
 
-    /// The seed's random maze: every non-goal cell draws its jump uniformly from its
+    /// The assignment's random maze: every non-goal cell draws its jump uniformly from its
     /// legal jumps, in row-major order.
     pub fn random(size: usize, rng: &mut SearchRng) -> Maze {
         let mut jumps = vec![0u8; size * size];
@@ -117,7 +117,7 @@ impl Maze {
             .map(move |(rr, cc)| (rr * n + cc) as usize)
     }
 
-    /// The seed's neighbour step: a uniformly random non-goal cell gets a uniformly
+    /// The assignment's neighbour step: a uniformly random non-goal cell gets a uniformly
     /// random legal jump different from its current one. Returns the change, applied.
     #[inline]
     pub fn random_step(size: usize, jumps: &mut [u8], rng: &mut SearchRng) -> Step {

@@ -1,5 +1,5 @@
-//! The Rook Jumping Maze domain (seed 004): mazes, their evaluation, the neighbour step,
-//! and the seed's text formats. It knows nothing of configs, tables or plots.
+//! The Rook Jumping Maze domain (the Rook Jumping Maze assignment): mazes, their evaluation, the neighbour step,
+//! and the assignment's text formats. It knows nothing of configs, tables or plots.
 //!
 //! A maze of size n is an n×n grid of jump numbers, start at the top-left cell, goal at
 //! the bottom-right (jump 0). From a cell one may jump exactly its number of cells in a
@@ -16,10 +16,10 @@ pub use evaluate::Evaluator;
 pub use landscape::MazeLandscape;
 pub use maze::Maze;
 
-/// The objective of a maze whose goal cannot be reached (the seed's "large positive number").
+/// The objective of a maze whose goal cannot be reached (the assignment's "large positive number").
 pub const UNREACHABLE: i64 = 1_000_000;
 
-/// The sizes the seed allows.
+/// The sizes the assignment allows.
 pub const MIN_SIZE: usize = 5;
 pub const MAX_SIZE: usize = 10;
 

@@ -48,7 +48,7 @@ impl Runner for RjmRunner {
     }
 
     fn description(&self) -> &'static str {
-        "Rook Jumping Maze design by stochastic local search (seed 004)"
+        "Rook Jumping Maze design by stochastic local search (the Rook Jumping Maze assignment)"
     }
 
     fn algorithms(&self) -> Vec<AlgorithmSpec> {

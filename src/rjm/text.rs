@@ -1,4 +1,4 @@
-//! The seed's text formats: a maze as rows of jump numbers (part 1, also the maze file
+//! The assignment's text formats: a maze as rows of jump numbers (part 1, also the maze file
 //! format), and the evaluation block (part 2): the maze, `Moves from start:`, the depth
 //! grid and the objective.
 

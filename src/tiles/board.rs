@@ -3,7 +3,7 @@
 //!
 //! A state is a fixed array of [`MAX_CELLS`] bytes, row-major, 0 for a blank, unused
 //! cells 0: `Copy`, hashable, and ordered lexicographically, which on a board of one size
-//! is seed 003's order ("consider the state to be a nine-digit integer").
+//! is the two-blank puzzle assignment's order ("consider the state to be a nine-digit integer").
 
 use crate::{user_bail, user_error};
 use std::fmt;
@@ -49,7 +49,7 @@ impl Dir {
 pub struct MoveOrder(pub [Dir; 4]);
 
 impl Default for MoveOrder {
-    /// U, D, L, R: seed 002's order.
+    /// U, D, L, R: the 8-puzzle assignment's order.
     fn default() -> Self {
         MoveOrder(Dir::ALL)
     }
@@ -277,8 +277,8 @@ impl Board {
     }
 
     /// The default goal for a board shaped like this one with this many blanks: tiles in
-    /// ascending order, the blanks first on boards at least 4 wide and 4 high (seed 000,
-    /// Korf's benchmark sets) and last on smaller ones (seeds 002 and 003).
+    /// ascending order, the blanks first on boards at least 4 wide and 4 high (the 15-puzzle assignment,
+    /// Korf's benchmark sets) and last on smaller ones (the 8-puzzle and two-blank puzzle assignments).
     pub fn default_goal(shape: Shape, blanks: usize) -> Board {
         let n = shape.cells();
         let mut tiles: Vec<u32> = (1..=(n - blanks) as u32).collect();
@@ -383,7 +383,7 @@ impl Board {
             .map(|(_, _, d)| d)
     }
 
-    /// Row-major lines of numbers separated by single spaces (seed 000's grid).
+    /// Row-major lines of numbers separated by single spaces (the 15-puzzle assignment's grid).
     pub fn grid(&self) -> String {
         let w = self.width as usize;
         self.tiles()
@@ -398,7 +398,7 @@ impl Board {
             .join("\n")
     }
 
-    /// `[2, 0, 1, 4, 5, 6, 7, 0, 3]`: seed 003's list form.
+    /// `[2, 0, 1, 4, 5, 6, 7, 0, 3]`: the two-blank puzzle assignment's list form.
     pub fn list(&self) -> String {
         let items: Vec<String> = self.tiles().iter().map(|t| t.to_string()).collect();
         format!("[{}]", items.join(", "))

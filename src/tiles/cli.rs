@@ -1,7 +1,7 @@
 //! `searchlab tiles …`: the sliding-tile commands of issue 3. `solve` runs IDA* (seed
-//! 000's block), BFS/DFS (seed 002's result) or A* (seed 003's transcript) on an
-//! instance file; `successors` prints seed 003's `print_succ`; `census` counts states by
-//! distance; `batch` runs a benchmark set (Korf's 100, seed 000's six, the 24-puzzle)
+//! 000's block), BFS/DFS (the 8-puzzle assignment's result) or A* (the two-blank puzzle assignment's transcript) on an
+//! instance file; `successors` prints the two-blank puzzle assignment's `print_succ`; `census` counts states by
+//! distance; `batch` runs a benchmark set (Korf's 100, the 15-puzzle assignment's six, the 24-puzzle)
 //! across all cores and checks every solution length against the published one.
 
 use crate::tiles::board::{Board, MoveOrder};
@@ -28,7 +28,7 @@ pub struct TilesArgs {
 pub enum TilesCommand {
     /// Solve one instance (IDA* with Manhattan distance by default).
     Solve(SolveArgs),
-    /// Print the successors of an instance with their h, in ascending state order (seed 003).
+    /// Print the successors of an instance with their h, in ascending state order (the two-blank puzzle assignment).
     Successors(BoardArgs),
     /// Count the states at each distance from the goal by breadth-first search.
     Census(CensusArgs),
@@ -68,13 +68,13 @@ pub enum Algorithm {
 pub struct SolveArgs {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// ida prints seed 000's block, bfs and dfs seed 002's result, astar seed 003's path.
+    /// ida prints the 15-puzzle assignment's block, bfs and dfs the 8-puzzle assignment's result, astar the two-blank puzzle assignment's path.
     #[arg(long, value_enum, default_value = "ida")]
     pub algorithm: Algorithm,
     /// The order the blank's moves are tried: a permutation of U, D, L, R (Korf's is ULRD).
     #[arg(long, default_value = "UDLR")]
     pub move_order: String,
-    /// Give up after expanding this many nodes (seed 002 uses 100).
+    /// Give up after expanding this many nodes (the 8-puzzle assignment uses 100).
     #[arg(long)]
     pub expand_limit: Option<u64>,
     /// Also print the blank's moves (IDA* and A*).
@@ -102,7 +102,7 @@ pub struct CensusArgs {
 #[derive(clap::Args, Debug)]
 pub struct BatchArgs {
     /// The benchmark set.
-    #[arg(long, value_enum, default_value = "seed000")]
+    #[arg(long, value_enum, default_value = "assignment")]
     pub set: InstanceSet,
     /// Instance ids, e.g. `1,2,5-9` (default: the whole set).
     #[arg(long)]

@@ -1,5 +1,5 @@
-//! The seeds' output formats, exactly: seed 000's IDA* block, seed 002's BFS/DFS result,
-//! seed 003's `print_succ` and `solve` lines; and thousands separators.
+//! The seeds' output formats, exactly: the 15-puzzle assignment's IDA* block, the 8-puzzle assignment's BFS/DFS result,
+//! the two-blank puzzle assignment's `print_succ` and `solve` lines; and thousands separators.
 
 use super::board::{Board, Dir, MoveOrder};
 use super::ida::IdaResult;
@@ -7,7 +7,7 @@ use super::solve::Problem;
 
 pub use crate::util::numfmt::thousands;
 
-/// Seed 000's output block for an IDA* run.
+/// The 15-puzzle assignment's output block for an IDA* run.
 pub fn ida_block(start: &Board, r: &IdaResult) -> String {
     let mut s = String::new();
     s.push_str("Initial State:\n");
@@ -38,7 +38,7 @@ pub fn per_second(nodes: u64, seconds: f64) -> u64 {
     }
 }
 
-/// `{ u, l, d, r, d, r }`: seed 002's solution list.
+/// `{ u, l, d, r, d, r }`: the 8-puzzle assignment's solution list.
 pub fn move_list(moves: &[Dir]) -> String {
     if moves.is_empty() {
         return "{ }".to_string();
@@ -47,7 +47,7 @@ pub fn move_list(moves: &[Dir]) -> String {
     format!("{{ {} }}", items.join(", "))
 }
 
-/// Seed 002's three lines: `expands = …`, `depth = …`, `solution = …`. `depth` is the
+/// The 8-puzzle assignment's three lines: `expands = …`, `depth = …`, `solution = …`. `depth` is the
 /// solution's depth, or when nothing was found the depth of the last node expanded.
 pub fn gsa_result(expanded: u64, depth: u64, moves: Option<&[Dir]>) -> String {
     let solution = match moves {
@@ -57,7 +57,7 @@ pub fn gsa_result(expanded: u64, depth: u64, moves: Option<&[Dir]>) -> String {
     format!("expands = {expanded}\ndepth = {depth}\nsolution = {solution}\n")
 }
 
-/// Seed 003's `print_succ`: every successor with its h, in ascending state order.
+/// The two-blank puzzle assignment's `print_succ`: every successor with its h, in ascending state order.
 pub fn successor_lines(p: &Problem) -> String {
     let mut succ: Vec<Board> = p
         .start
@@ -70,7 +70,7 @@ pub fn successor_lines(p: &Problem) -> String {
         .collect()
 }
 
-/// Seed 003's `solve` transcript: each state of the path with its h and move count,
+/// The two-blank puzzle assignment's `solve` transcript: each state of the path with its h and move count,
 /// then the largest queue length.
 pub fn astar_transcript(p: &Problem, path: &[Board], max_queue: u64) -> String {
     let mut s = String::new();

@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn seed_values() {
-        // Seed 000: instance 1 has Manhattan 41; seed 003: [2,5,1,4,3,6,7,0,0] has h = 6.
+        // The 15-puzzle assignment: instance 1 has Manhattan 41; the two-blank puzzle assignment: [2,5,1,4,3,6,7,0,0] has h = 6.
         let b = Board::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None, None, "t").unwrap();
         let t = Tables::new(&Board::default_goal(b.shape(), 1));
         assert_eq!(t.evaluate(&b.cells, Heuristic::Manhattan), 41);

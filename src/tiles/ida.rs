@@ -1,4 +1,4 @@
-//! The fast IDA* for one-blank boards: seed 000's algorithm specialised for tiles.
+//! The fast IDA* for one-blank boards: the 15-puzzle assignment's algorithm specialised for tiles.
 //!
 //! Same search, same order and same counts as [`crate::search::ida`] on tiles (a test
 //! checks they agree node for node), but built for speed: the board is one mutable array

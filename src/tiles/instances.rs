@@ -1,5 +1,5 @@
 //! The benchmark instances, embedded so the binary needs no data files: Korf's (1985)
-//! hundred 15-puzzle instances, the six of them seed 000 quotes, and Korf & Felner's
+//! hundred 15-puzzle instances, the six of them the 15-puzzle assignment quotes, and Korf & Felner's
 //! fifty 24-puzzle instances, each with its published optimal solution length; and the
 //! node counts of Korf's 1985 table used to check the IDA* counting.
 
@@ -9,7 +9,7 @@ use crate::user_bail;
 const KORF100: &str = include_str!("data/korf100.txt");
 const KORF24: &str = include_str!("data/korf24_50.txt");
 
-/// The instances of seed 000's table (Korf ids).
+/// The instances of the 15-puzzle assignment's table (Korf ids).
 pub const SEED000_IDS: [u32; 6] = [1, 2, 3, 4, 14, 88];
 
 const KORF1985: &str = include_str!("data/korf1985_generated.txt");
@@ -43,19 +43,19 @@ pub struct Instance {
 pub enum InstanceSet {
     /// Korf's 100 15-puzzle instances (1985).
     Korf100,
-    /// Instances 1, 2, 3, 4, 14 and 88 of Korf's set: seed 000's table.
-    Seed000,
+    /// Instances 1, 2, 3, 4, 14 and 88 of Korf's set: the 15-puzzle assignment's table.
+    Assignment,
     /// Korf & Felner's 50 24-puzzle instances (2002).
     Korf24,
 }
 
 impl InstanceSet {
-    pub const NAMES: &'static [&'static str] = &["korf100", "seed000", "korf24"];
+    pub const NAMES: &'static [&'static str] = &["korf100", "assignment", "korf24"];
 
     pub fn name(self) -> &'static str {
         match self {
             InstanceSet::Korf100 => "korf100",
-            InstanceSet::Seed000 => "seed000",
+            InstanceSet::Assignment => "assignment",
             InstanceSet::Korf24 => "korf24",
         }
     }
@@ -63,7 +63,7 @@ impl InstanceSet {
     pub fn from_name(name: &str) -> Option<InstanceSet> {
         [
             InstanceSet::Korf100,
-            InstanceSet::Seed000,
+            InstanceSet::Assignment,
             InstanceSet::Korf24,
         ]
         .into_iter()
@@ -75,20 +75,20 @@ impl InstanceSet {
         match self {
             InstanceSet::Korf100 => parse_set(KORF100, 16),
             InstanceSet::Korf24 => parse_set(KORF24, 25),
-            InstanceSet::Seed000 => parse_set(KORF100, 16)
+            InstanceSet::Assignment => parse_set(KORF100, 16)
                 .into_iter()
                 .filter(|i| SEED000_IDS.contains(&i.id))
                 .collect(),
         }
     }
 
-    /// The instance with this id (Korf's numbering; for `seed000` one of its six ids).
+    /// The instance with this id (Korf's numbering; for `assignment` one of its six ids).
     pub fn instance(self, id: u32) -> anyhow::Result<Instance> {
         match self.instances().into_iter().find(|i| i.id == id) {
             Some(i) => Ok(i),
             None => {
                 let ids: Vec<String> = self.instances().iter().map(|i| i.id.to_string()).collect();
-                let range = if self == InstanceSet::Seed000 {
+                let range = if self == InstanceSet::Assignment {
                     ids.join(", ")
                 } else {
                     format!("1 to {}", ids.len())
@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(k.len(), 100);
         assert_eq!(k[0].optimal, 57);
         assert_eq!(InstanceSet::Korf24.instances().len(), 50);
-        let s: Vec<u32> = InstanceSet::Seed000
+        let s: Vec<u32> = InstanceSet::Assignment
             .instances()
             .iter()
             .map(|i| i.id)
@@ -143,6 +143,6 @@ mod tests {
             let goal = Board::default_goal(i.board.shape(), 1);
             assert!(i.board.solvable_to(&goal), "instance {}", i.id);
         }
-        assert!(InstanceSet::Seed000.instance(5).is_err());
+        assert!(InstanceSet::Assignment.instance(5).is_err());
     }
 }

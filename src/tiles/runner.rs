@@ -1,6 +1,6 @@
 //! The sliding-tile domain as the experiment pipeline sees it: IDA* on the benchmark
 //! sets (`ida`) and BFS, DFS, A* and IDA* on random 8-puzzles of a chosen optimal
-//! distance (`random8`), with seed 000's metrics and nodes per second in every row.
+//! distance (`random8`), with the 15-puzzle assignment's metrics and nodes per second in every row.
 //! `random8` draws its instance from `instance_seed` when set (else from the run's
 //! seed), so an experiment can give every algorithm the same instances.
 
@@ -43,8 +43,8 @@ impl Runner for TilesRunner {
                     ParamSpec::choice(
                         "instance_set",
                         InstanceSet::NAMES,
-                        Some("seed000"),
-                        "korf100, seed000 (ids 1,2,3,4,14,88) or korf24",
+                        Some("assignment"),
+                        "korf100, assignment (ids 1,2,3,4,14,88) or korf24",
                     ),
                     ParamSpec::int(
                         "instance",
@@ -121,7 +121,7 @@ impl Runner for TilesRunner {
                         "move_order",
                         MOVE_ORDERS,
                         Some("UDLR"),
-                        "order of the blank's moves (seed 002's: UDLR)",
+                        "order of the blank's moves (the 8-puzzle assignment's: UDLR)",
                     ),
                     ParamSpec::optional_int("dfs_limit", 1, i64::MAX, "expansion limit of dfs")
                         .only_when("search", &["dfs"]),

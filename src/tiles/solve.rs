@@ -1,6 +1,6 @@
 //! The generic algorithms of [`crate::search`] applied to sliding tiles: BFS, DFS and
 //! A* on any board (one or more blanks), and the generic IDA* used to cross-check the
-//! fast one. States are [`Board`]s, ordered as seed 003 asks.
+//! fast one. States are [`Board`]s, ordered as the two-blank puzzle assignment asks.
 
 use super::board::{Board, Dir, MoveOrder};
 use super::heuristic::{Heuristic, Tables};
@@ -36,19 +36,19 @@ impl Problem {
         b.successors(self.order).map(|(n, _, _)| n).collect()
     }
 
-    /// Breadth-first search (seed 002), giving up after `limit` expansions.
+    /// Breadth-first search (the 8-puzzle assignment), giving up after `limit` expansions.
     pub fn bfs(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
         search::bfs(&self.start, |b| self.children(b), |b| *b == goal, limit)
     }
 
-    /// Depth-first search (seed 002), giving up after `limit` expansions.
+    /// Depth-first search (the 8-puzzle assignment), giving up after `limit` expansions.
     pub fn dfs(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
         search::dfs(&self.start, |b| self.children(b), |b| *b == goal, limit)
     }
 
-    /// A* (seed 003), giving up after `limit` expansions.
+    /// A* (the two-blank puzzle assignment), giving up after `limit` expansions.
     pub fn astar(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
         search::astar(

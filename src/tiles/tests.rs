@@ -230,10 +230,10 @@ fn korf_node_counts_on_easy_instances() {
 
 #[test]
 fn korf_instances_start_estimates() {
-    // Seed 000's table: h(s0) of instances 1, 2, 3, 4, 14, 88.
+    // The 15-puzzle assignment's table: h(s0) of instances 1, 2, 3, 4, 14, 88.
     let expected = [(1, 41), (2, 43), (3, 41), (4, 42), (14, 41), (88, 43)];
     for (id, h0) in expected {
-        let inst = InstanceSet::Seed000.instance(id).unwrap();
+        let inst = InstanceSet::Assignment.instance(id).unwrap();
         let t = Tables::new(&Board::default_goal(inst.board.shape(), 1));
         assert_eq!(
             t.evaluate(&inst.board.cells, Heuristic::Manhattan),
@@ -248,7 +248,7 @@ fn korf_instances_start_estimates() {
 
 #[test]
 fn seed002_counts_only_merging_expansions() {
-    // Seed 002 reports 73 and 1974 expansions for BFS; we count every node whose
+    // The 8-puzzle assignment reports 73 and 1974 expansions for BFS; we count every node whose
     // successors were generated (74 and 2045). Its figure is the number of expansions
     // that merged at least one new state into the queue.
     for (case, ours, seeds) in [

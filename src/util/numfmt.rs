@@ -1,6 +1,6 @@
 //! Number formatting shared by the seeds' outputs and the report.
 
-/// `499911606` → `499,911,606`: thousands separators as seed 000 prints them.
+/// `499911606` → `499,911,606`: thousands separators as the 15-puzzle assignment prints them.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
