@@ -18,7 +18,7 @@ use super::table::{Key, KeySet, Packer};
 
 /// What a run of the assignment's search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeedResult {
+pub struct BudgetedResult {
     pub expanded: u64,
     pub generated: u64,
     /// The jumps from the start to the best board found.
@@ -30,14 +30,14 @@ pub struct SeedResult {
     pub elapsed: Duration,
 }
 
-impl SeedResult {
+impl BudgetedResult {
     pub fn expanded_per_second(&self) -> f64 {
         self.expanded as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 }
 
 /// Runs the assignment's search from `start` with an expansion budget (at least 1).
-pub fn solve(shape: &Shape, start: Board, budget: u64) -> SeedResult {
+pub fn solve(shape: &Shape, start: Board, budget: u64) -> BudgetedResult {
     let packer = Packer::new(shape.holes());
     if packer.fits_u64 {
         run::<u64>(shape, start, budget, &packer)
@@ -63,7 +63,7 @@ struct Pending {
     jump: u16,
 }
 
-fn run<K: Key>(shape: &Shape, start: Board, budget: u64, packer: &Packer) -> SeedResult {
+fn run<K: Key>(shape: &Shape, start: Board, budget: u64, packer: &Packer) -> BudgetedResult {
     let t0 = super::render::SearchClock::start();
     let budget = budget.max(1);
     let initial_pegs = start.pegs();
@@ -138,7 +138,7 @@ fn run<K: Key>(shape: &Shape, start: Board, budget: u64, packer: &Packer) -> See
         node = parent;
     }
     solution.reverse();
-    SeedResult {
+    BudgetedResult {
         expanded,
         generated,
         solution,

@@ -4,8 +4,25 @@
 //! timings (`time_seconds`, `expanded_per_second`) is reproducible.
 
 use crate::pegsol::{budgeted_dfs, levels, solver};
+use crate::pipeline::metrics::MetricsSpec;
 use crate::pipeline::params::{ParamSpec, Params};
 use crate::pipeline::runner::{AlgorithmSpec, RunOutput, Runner};
+
+crate::metrics! {
+    /// What a peg-solitaire search measures.
+    pub struct PegsolMetrics {
+        initial_pegs: u32,
+        pegs_left: u32,
+        solution_length: usize,
+        expanded: u64,
+        generated: u64,
+        solved: bool,
+        /// The strong solver only: the pegs left are proved the fewest reachable.
+        proved_optimal: Option<bool>,
+        time_seconds: f64,
+        expanded_per_second: f64,
+    }
+}
 
 pub struct PegsolRunner;
 
@@ -34,6 +51,7 @@ impl Runner for PegsolRunner {
                 name: "budgeted_dfs",
                 version: 1,
                 description: "the assignment's depth-first search with an expansion budget (Algorithm 1)",
+                metrics: MetricsSpec::of::<PegsolMetrics>(),
                 params: vec![
                     level_param(),
                     ParamSpec::int(
@@ -49,6 +67,7 @@ impl Runner for PegsolRunner {
                 name: "strong",
                 version: 1,
                 description: "symmetry-reduced DFS with a transposition table, pagoda pruning and restarts; proves the fewest pegs",
+                metrics: MetricsSpec::of::<PegsolMetrics>(),
                 params: vec![
                     level_param(),
                     ParamSpec::optional_int(
@@ -64,35 +83,39 @@ impl Runner for PegsolRunner {
 
     fn run(&self, algorithm: &str, params: &Params, _seed: u64) -> anyhow::Result<RunOutput> {
         let p = levels::level(params.int("level")?)?;
-        let mut out = RunOutput::default();
-        match algorithm {
+        let out = match algorithm {
             "budgeted_dfs" => {
                 let r = budgeted_dfs::solve(&p.shape, p.start, params.int("budget")?.max(1) as u64);
-                out.metric("initial_pegs", r.initial_pegs)
-                    .metric("pegs_left", r.pegs_left)
-                    .metric("solution_length", r.solution.len())
-                    .metric("expanded", r.expanded)
-                    .metric("generated", r.generated)
-                    .metric("solved", r.solved)
-                    .metric("time_seconds", r.elapsed.as_secs_f64())
-                    .metric("expanded_per_second", r.expanded_per_second());
+                PegsolMetrics {
+                    initial_pegs: r.initial_pegs,
+                    pegs_left: r.pegs_left,
+                    solution_length: r.solution.len(),
+                    expanded: r.expanded,
+                    generated: r.generated,
+                    solved: r.solved,
+                    proved_optimal: None,
+                    time_seconds: r.elapsed.as_secs_f64(),
+                    expanded_per_second: r.expanded_per_second(),
+                }
             }
             "strong" => {
                 let budget = params.opt_int("budget")?.map(|b| b.max(1) as u64);
                 let r = solver::solve(&p.shape, p.start, budget);
-                out.metric("initial_pegs", r.initial_pegs)
-                    .metric("pegs_left", r.pegs_left)
-                    .metric("solution_length", r.solution.len())
-                    .metric("expanded", r.expanded)
-                    .metric("generated", r.generated)
-                    .metric("solved", r.pegs_left == 1)
-                    .metric("proved_optimal", r.proved_optimal)
-                    .metric("time_seconds", r.elapsed.as_secs_f64())
-                    .metric("expanded_per_second", r.expanded_per_second());
+                PegsolMetrics {
+                    initial_pegs: r.initial_pegs,
+                    pegs_left: r.pegs_left,
+                    solution_length: r.solution.len(),
+                    expanded: r.expanded,
+                    generated: r.generated,
+                    solved: r.pegs_left == 1,
+                    proved_optimal: Some(r.proved_optimal),
+                    time_seconds: r.elapsed.as_secs_f64(),
+                    expanded_per_second: r.expanded_per_second(),
+                }
             }
             other => anyhow::bail!("pegsol has no algorithm {other:?}"),
-        }
-        Ok(out)
+        };
+        Ok(RunOutput::of(out))
     }
 }
 

@@ -8,7 +8,7 @@
 use crate::pipeline::config::Config;
 use crate::pipeline::journal::{Journal, RunRecord, read_journal};
 use crate::pipeline::params::Value;
-use crate::pipeline::plan::{Plan, Run};
+use crate::pipeline::plan::{ANYTIME_COLUMNS, ANYTIME_RUN_COLUMNS, Plan, RUN_COLUMNS, Run};
 use crate::pipeline::progress::Progress;
 use crate::pipeline::table::{ColumnBuilder, frame, write_both};
 use anyhow::Context;
@@ -53,12 +53,31 @@ pub fn missing_runs(plan: &Plan, dir: &Path, force: bool) -> anyhow::Result<usiz
     if force {
         return Ok(plan.runs.len());
     }
-    let done = read_journal(&dir.join("runs.jsonl"))?;
+    let done = checked_journal(plan, &dir.join("runs.jsonl"))?;
     Ok(plan
         .runs
         .iter()
         .filter(|r| !done.contains_key(&r.key))
         .count())
+}
+
+/// The journal's records whose metrics are the algorithm's declared metrics with their
+/// types; any other record is dropped with a warning, and its run computed again.
+fn checked_journal(plan: &Plan, path: &Path) -> anyhow::Result<HashMap<String, RunRecord>> {
+    let mut done = read_journal(path)?;
+    done.retain(|key, record| match (plan.algorithm.metrics.check)(&record.metrics) {
+        Ok(()) => true,
+        Err(e) => {
+            if plan.runs.iter().any(|r| &r.key == key) {
+                eprintln!(
+                    "searchlab: warning: {}: the record of run {key} is damaged ({e}); the run is computed again",
+                    path.display()
+                );
+            }
+            false
+        }
+    });
+    Ok(done)
 }
 
 /// Runs an experiment to completion.
@@ -77,7 +96,8 @@ pub fn run_experiment(
         std::fs::remove_file(&journal_path)
             .with_context(|| format!("removing {}", journal_path.display()))?;
     }
-    let mut done: HashMap<String, RunRecord> = read_journal(&journal_path)?;
+    crate::pipeline::summary::check_outputs(config, plan)?;
+    let mut done: HashMap<String, RunRecord> = checked_journal(plan, &journal_path)?;
     let todo: Vec<&Run> = plan
         .runs
         .iter()
@@ -165,29 +185,11 @@ pub fn frames(
         .collect();
     let params = plan.param_names();
 
-    let mut metric_names: Vec<&str> = Vec::new();
-    for (_, o) in &finished {
-        for (k, _) in &o.metrics {
-            if !metric_names.contains(&k.as_str()) {
-                metric_names.push(k);
-            }
-        }
-    }
-    let fixed = [
-        "experiment",
-        "run_index",
-        "run_key",
-        "variant",
-        "domain",
-        "algorithm",
-        "algorithm_version",
-        "replicate",
-        "seed",
-    ];
-    let mut cols: Vec<ColumnBuilder> = fixed
+    let metric_names: &[&str] = plan.algorithm.metrics.names;
+    let mut cols: Vec<ColumnBuilder> = RUN_COLUMNS
         .iter()
         .chain(&params)
-        .chain(&metric_names)
+        .chain(metric_names)
         .map(|n| ColumnBuilder::new(n))
         .collect();
     for (run, o) in &finished {
@@ -219,10 +221,10 @@ pub fn frames(
     }
     let results = frame(cols)?;
 
-    let mut cols: Vec<ColumnBuilder> = ["run_index", "run_key", "variant", "replicate"]
+    let mut cols: Vec<ColumnBuilder> = ANYTIME_RUN_COLUMNS
         .iter()
         .chain(&params)
-        .chain(&["iteration", "best_so_far"])
+        .chain(&ANYTIME_COLUMNS)
         .map(|n| ColumnBuilder::new(n))
         .collect();
     for (run, o) in &finished {

@@ -9,6 +9,7 @@
 pub mod config;
 pub mod execute;
 pub mod journal;
+pub mod metrics;
 pub mod params;
 pub mod plan;
 pub mod progress;

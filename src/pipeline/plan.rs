@@ -32,10 +32,45 @@ pub struct Plan<'a> {
     pub runs: Vec<Run>,
 }
 
+/// The columns every results table starts with, before parameters and metrics.
+pub const RUN_COLUMNS: [&str; 9] = [
+    "experiment",
+    "run_index",
+    "run_key",
+    "variant",
+    "domain",
+    "algorithm",
+    "algorithm_version",
+    "replicate",
+    "seed",
+];
+
+/// The columns every anytime table starts with, before parameters.
+pub const ANYTIME_RUN_COLUMNS: [&str; 4] = ["run_index", "run_key", "variant", "replicate"];
+
+/// The anytime table's own columns, after parameters.
+pub const ANYTIME_COLUMNS: [&str; 2] = ["iteration", "best_so_far"];
+
 impl Plan<'_> {
     /// The parameter names, in the algorithm's declared order: the table's columns.
     pub fn param_names(&self) -> Vec<&'static str> {
         self.algorithm.params.iter().map(|p| p.name).collect()
+    }
+
+    /// Every column of the results table, known before anything runs.
+    pub fn columns(&self) -> Vec<&'static str> {
+        let mut c: Vec<&'static str> = RUN_COLUMNS.to_vec();
+        c.extend(self.param_names());
+        c.extend(self.algorithm.metrics.names);
+        c
+    }
+
+    /// Every column of the anytime table.
+    pub fn anytime_columns(&self) -> Vec<&'static str> {
+        let mut c: Vec<&'static str> = ANYTIME_RUN_COLUMNS.to_vec();
+        c.extend(self.param_names());
+        c.extend(ANYTIME_COLUMNS);
+        c
     }
 }
 
@@ -208,6 +243,12 @@ mod tests {
     use crate::pipeline::params::ParamSpec;
     use crate::pipeline::runner::RunOutput;
 
+    crate::metrics! {
+        pub struct ToyMetrics {
+            steps: u64,
+        }
+    }
+
     struct Toy;
     impl Runner for Toy {
         fn domain(&self) -> &'static str {
@@ -221,6 +262,7 @@ mod tests {
                 name: "walk",
                 version: 1,
                 description: "",
+                metrics: crate::pipeline::metrics::MetricsSpec::of::<ToyMetrics>(),
                 params: vec![
                     ParamSpec::int("n", 1, 100, None, ""),
                     ParamSpec::float("p", 0.0, 1.0, false, Some(0.5), ""),

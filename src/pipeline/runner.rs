@@ -5,6 +5,7 @@
 //! knows runners only through this trait; adapters in `crate::adapters` implement it for
 //! each domain, and know nothing of configs, dataframes or plots.
 
+use crate::pipeline::metrics::{Metrics, MetricsSpec};
 use crate::pipeline::params::{ParamSpec, Params, Value};
 
 /// An algorithm a runner offers to experiments.
@@ -15,6 +16,8 @@ pub struct AlgorithmSpec {
     pub version: u32,
     pub description: &'static str,
     pub params: Vec<ParamSpec>,
+    /// Its metric columns (one typed struct per algorithm).
+    pub metrics: MetricsSpec,
 }
 
 /// What one run produced.
@@ -29,9 +32,12 @@ pub struct RunOutput {
 }
 
 impl RunOutput {
-    pub fn metric(&mut self, name: &'static str, value: impl Into<Value>) -> &mut Self {
-        self.metrics.push((name, value.into()));
-        self
+    /// The output of a run that measured `metrics` and no anytime curve.
+    pub fn of(metrics: impl Metrics) -> RunOutput {
+        RunOutput {
+            metrics: metrics.into_row(),
+            anytime: Vec::new(),
+        }
     }
 }
 

@@ -83,6 +83,44 @@ fn located(e: anyhow::Error, at: &str) -> anyhow::Error {
     }
 }
 
+/// Checks, before anything runs, that every column the config's tables and plots name
+/// is one the experiment's tables will have.
+pub fn check_outputs(config: &Config, plan: &crate::pipeline::plan::Plan) -> anyhow::Result<()> {
+    let results = plan.columns();
+    let anytime = plan.anytime_columns();
+    let unknown = |names: &[&str], known: &[&str]| -> Result<(), String> {
+        match names.iter().find(|n| !known.contains(n)) {
+            Some(n) => Err(format!(
+                "unknown column {n:?} (columns: {})",
+                known.join(", ")
+            )),
+            None => Ok(()),
+        }
+    };
+    for t in &config.tables {
+        let mut names: Vec<&str> = t.group_by.iter().map(String::as_str).collect();
+        names.extend(t.metrics.iter().map(String::as_str));
+        names.extend(t.filter.keys().map(String::as_str));
+        unknown(&names, &results).map_err(|e| {
+            crate::user_error!("{}:{}: table {:?}: {e}", config.source, t.line, t.name)
+        })?;
+    }
+    for p in &config.plots {
+        let spec = p.figure();
+        let known = if spec.kind.uses_anytime() {
+            &anytime
+        } else {
+            &results
+        };
+        let mut names = spec.columns();
+        names.extend(p.filter.keys().map(String::as_str));
+        unknown(&names, known).map_err(|e| {
+            crate::user_error!("{}:{}: plot {:?}: {e}", config.source, p.line, p.name)
+        })?;
+    }
+    Ok(())
+}
+
 /// An error naming the first column the rows do not have.
 pub fn check_columns(df: &DataFrame, names: &[&str]) -> Result<(), String> {
     for n in names {

@@ -125,6 +125,9 @@ pub fn build(
         total += missing_runs(&plan, &dir, opts.exec.force)? as u64;
         work.push((name.clone(), config, plan));
     }
+    for s in &studies {
+        check_columns(s, &work)?;
+    }
     let progress = Progress::new(total, opts.quiet);
     let mut tables = Tables::default();
     let mut finished: Vec<Finished> = Vec::new();
@@ -177,6 +180,36 @@ pub fn build(
     let path = report_dir.join("report.md");
     crate::util::atomic::write(&path, md.as_bytes())?;
     Ok(path)
+}
+
+/// Checks, before anything runs, that every column a study's blocks name is one their
+/// experiment's tables will have.
+fn check_columns(
+    s: &Study,
+    work: &[(String, Config, crate::pipeline::plan::Plan)],
+) -> anyhow::Result<()> {
+    for q in &s.questions {
+        for b in &q.blocks {
+            let Some(e) = &b.experiment else { continue };
+            let Some((_, _, plan)) = work.iter().find(|(n, _, _)| n == e) else {
+                continue;
+            };
+            let known = if b.kind == study::BlockKind::Anytime {
+                plan.anytime_columns()
+            } else {
+                plan.columns()
+            };
+            if let Some(c) = b.columns().iter().find(|c| !known.contains(&c.as_str())) {
+                crate::user_bail!(
+                    "{}:{}: unknown column {c:?} for experiment {e} (columns: {})",
+                    s.source,
+                    b.line,
+                    known.join(", ")
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The facts every template can quote about an experiment's config:

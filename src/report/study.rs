@@ -209,6 +209,28 @@ impl Block {
             })
     }
 
+    /// Every column the block reads, for checking before anything runs. Anytime
+    /// figures read the anytime table (and no metric of their own).
+    pub fn columns(&self) -> Vec<String> {
+        let mut c: Vec<String> = self.filter.keys().cloned().collect();
+        c.extend(self.group_list());
+        c.extend(self.x.clone());
+        if self.kind != BlockKind::Anytime {
+            c.extend(self.metric.clone());
+        }
+        c.extend(self.metrics.iter().cloned());
+        c.extend(self.rows.clone());
+        for cols in [&self.columns, &self.paired, &self.sort]
+            .into_iter()
+            .flatten()
+        {
+            if self.kind != BlockKind::Facts {
+                c.extend(cols.list());
+            }
+        }
+        c
+    }
+
     /// The grouping columns.
     pub fn group_list(&self) -> Vec<String> {
         self.group.as_ref().map(Columns::list).unwrap_or_default()

@@ -3,6 +3,7 @@
 
 use crate::local_search::escape::{descend_to_local_minimum, escape_trial};
 use crate::local_search::{Acceptance, Schedule, Settings, schedule::SCHEDULE_NAMES};
+use crate::pipeline::metrics::MetricsSpec;
 use crate::pipeline::params::{ParamSpec, Params};
 use crate::pipeline::runner::{AlgorithmSpec, RunOutput, Runner, log_checkpoints};
 use crate::rjm::{Maze, MazeLandscape, UNREACHABLE, landscape::optimize};
@@ -10,6 +11,44 @@ use crate::util::rng::rng_from_seed;
 use std::time::Instant;
 
 pub struct RjmRunner;
+
+crate::metrics! {
+    /// What a hill descent or annealing run measures.
+    pub struct DescentMetrics {
+        start_objective: i64,
+        best_objective: i64,
+        best_path_length: Option<i64>,
+        goal_reachable: bool,
+        best_iteration: u64,
+        evaluations: u64,
+        accepted_improving: u64,
+        accepted_sideways: u64,
+        accepted_uphill: u64,
+        restarts_done: u64,
+        final_temperature: Option<f64>,
+        best_maze: String,
+        time_seconds: f64,
+        evaluations_per_second: f64,
+    }
+}
+
+crate::metrics! {
+    /// What an escape trial from a verified local minimum measures.
+    pub struct EscapeMetrics {
+        minimum_objective: i64,
+        minimum_path_length: Option<i64>,
+        sideways_neighbours: usize,
+        uphill_neighbours: usize,
+        descent_steps: u64,
+        escaped: bool,
+        iterations_to_escape: Option<u64>,
+        uphill_steps: u64,
+        uphill_proposals: u64,
+        evaluations: u64,
+        time_seconds: f64,
+        evaluations_per_second: f64,
+    }
+}
 
 const MAX_ITERATIONS: i64 = 1_000_000_000;
 
@@ -57,6 +96,7 @@ impl Runner for RjmRunner {
                 name: "hill_descent",
                 version: 1,
                 description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
+                metrics: MetricsSpec::of::<DescentMetrics>(),
                 params: vec![
                     size(),
                     iterations(),
@@ -86,6 +126,7 @@ impl Runner for RjmRunner {
                 // their schedules (absent from the runs of the others).
                 version: 3,
                 description: "simulated annealing (part 6) with a choice of temperature schedule",
+                metrics: MetricsSpec::of::<DescentMetrics>(),
                 params: vec![
                     size(),
                     iterations(),
@@ -130,6 +171,7 @@ impl Runner for RjmRunner {
                 name: "escape",
                 version: 1,
                 description: "descend to a verified local minimum, then try to escape it with uphill probability p",
+                metrics: MetricsSpec::of::<EscapeMetrics>(),
                 params: vec![
                     size(),
                     ParamSpec::float(
@@ -186,24 +228,22 @@ impl Runner for RjmRunner {
         let out = optimize(&start, &settings, &mut rng);
         let seconds = started.elapsed().as_secs_f64();
         let best = out.best_energy as i64;
-        let mut r = RunOutput::default();
-        r.metric("start_objective", start_objective)
-            .metric("best_objective", best)
-            .metric("best_path_length", (best != UNREACHABLE).then_some(-best))
-            .metric("goal_reachable", best != UNREACHABLE)
-            .metric("best_iteration", out.best_iteration)
-            .metric("evaluations", out.evaluations)
-            .metric("accepted_improving", out.accepted_improving)
-            .metric("accepted_sideways", out.accepted_sideways)
-            .metric("accepted_uphill", out.accepted_uphill)
-            .metric("restarts_done", out.restarts)
-            .metric("final_temperature", out.final_temperature)
-            .metric("best_maze", maze_code(&out.best))
-            .metric("time_seconds", seconds)
-            .metric(
-                "evaluations_per_second",
-                out.evaluations as f64 / seconds.max(1e-9),
-            );
+        let mut r = RunOutput::of(DescentMetrics {
+            start_objective: start_objective as i64,
+            best_objective: best,
+            best_path_length: (best != UNREACHABLE).then_some(-best),
+            goal_reachable: best != UNREACHABLE,
+            best_iteration: out.best_iteration,
+            evaluations: out.evaluations,
+            accepted_improving: out.accepted_improving,
+            accepted_sideways: out.accepted_sideways,
+            accepted_uphill: out.accepted_uphill,
+            restarts_done: out.restarts,
+            final_temperature: out.final_temperature,
+            best_maze: maze_code(&out.best),
+            time_seconds: seconds,
+            evaluations_per_second: out.evaluations as f64 / seconds.max(1e-9),
+        });
         r.anytime = out.anytime;
         Ok(r)
     }
@@ -285,25 +325,26 @@ fn escape(
     let p = params.float("uphill_probability")?;
     let window = params.int("window")? as u64;
     let start = Maze::random(size, rng);
-    let mut r = RunOutput::default();
-    crate::with_maze_bits!(size, B => {
+    let r = crate::with_maze_bits!(size, B => {
         let mut land = MazeLandscape::<B>::new(&start);
         let minimum = descend_to_local_minimum(&mut land, rng);
         let trial = escape_trial(&mut land, rng, p, window, minimum.energy);
         let seconds = started.elapsed().as_secs_f64();
         let best = minimum.energy as i64;
-        r.metric("minimum_objective", best)
-            .metric("minimum_path_length", (best != UNREACHABLE).then_some(-best))
-            .metric("sideways_neighbours", minimum.sideways_neighbours)
-            .metric("uphill_neighbours", minimum.uphill_neighbours)
-            .metric("descent_steps", minimum.descent_steps)
-            .metric("escaped", trial.escaped)
-            .metric("iterations_to_escape", trial.iterations_to_escape)
-            .metric("uphill_steps", trial.uphill_steps)
-            .metric("uphill_proposals", trial.uphill_proposals)
-            .metric("evaluations", land.evaluations())
-            .metric("time_seconds", seconds)
-            .metric("evaluations_per_second", land.evaluations() as f64 / seconds.max(1e-9));
+        RunOutput::of(EscapeMetrics {
+            minimum_objective: best,
+            minimum_path_length: (best != UNREACHABLE).then_some(-best),
+            sideways_neighbours: minimum.sideways_neighbours,
+            uphill_neighbours: minimum.uphill_neighbours,
+            descent_steps: minimum.descent_steps,
+            escaped: trial.escaped,
+            iterations_to_escape: trial.iterations_to_escape,
+            uphill_steps: trial.uphill_steps,
+            uphill_proposals: trial.uphill_proposals,
+            evaluations: land.evaluations(),
+            time_seconds: seconds,
+            evaluations_per_second: land.evaluations() as f64 / seconds.max(1e-9),
+        })
     });
     Ok(r)
 }

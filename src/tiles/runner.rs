@@ -4,7 +4,8 @@
 //! `random8` draws its instance from `instance_seed` when set (else from the run's
 //! seed), so an experiment can give every algorithm the same instances.
 
-use crate::pipeline::params::{ParamSpec, Params, Value};
+use crate::pipeline::metrics::MetricsSpec;
+use crate::pipeline::params::{ParamSpec, Params};
 use crate::pipeline::runner::{AlgorithmSpec, RunOutput, Runner};
 use crate::tiles::board::{Board, MoveOrder, Shape};
 use crate::tiles::census;
@@ -21,6 +22,24 @@ const MOVE_ORDERS: &[&str] = &[
     "UDLR", "UDRL", "ULDR", "ULRD", "URDL", "URLD", "DULR", "DURL", "DLUR", "DLRU", "DRUL", "DRLU",
     "LUDR", "LURD", "LDUR", "LDRU", "LRUD", "LRDU", "RUDL", "RULD", "RDUL", "RDLU", "RLUD", "RLDU",
 ];
+
+crate::metrics! {
+    /// What a sliding-tile search measures (IDA* on a benchmark instance, or any search on
+    /// a random 8-puzzle).
+    pub struct TilesMetrics {
+        h0: u32,
+        optimal: Option<u64>,
+        solved: bool,
+        solution_length: Option<usize>,
+        generated: u64,
+        expanded: u64,
+        max_frontier: u64,
+        thresholds: Option<String>,
+        time_seconds: f64,
+        nodes_per_second: Option<f64>,
+        expanded_per_second: Option<f64>,
+    }
+}
 
 pub struct TilesRunner;
 
@@ -39,6 +58,7 @@ impl Runner for TilesRunner {
                 name: "ida",
                 version: 1,
                 description: "IDA* (fast, one blank) on a benchmark instance",
+                metrics: MetricsSpec::of::<TilesMetrics>(),
                 params: vec![
                     ParamSpec::choice(
                         "instance_set",
@@ -78,6 +98,7 @@ impl Runner for TilesRunner {
                 // 2: dfs_limit belongs to dfs (absent from the other searches' runs).
                 version: 2,
                 description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
+                metrics: MetricsSpec::of::<TilesMetrics>(),
                 params: vec![
                     ParamSpec::choice(
                         "search",
@@ -156,27 +177,23 @@ fn run_ida(params: &Params) -> anyhow::Result<RunOutput> {
     let limit = params.opt_int("expand_limit")?.map(|l| l as u64);
     let goal = Board::default_goal(inst.board.shape(), 1);
     let r = ida::solve(&inst.board, &goal, heuristic(params)?, order, limit);
-    let mut out = RunOutput::default();
-    out.metric("h0", r.h0)
-        .metric("optimal", inst.optimal)
-        .metric("solved", r.moves.is_some())
-        .metric("solution_length", r.solution_length())
-        .metric("generated", r.generated)
-        .metric("expanded", r.expanded)
-        .metric("max_frontier", r.max_depth)
-        .metric("thresholds", r.thresholds_text())
-        .metric("time_seconds", r.seconds)
-        .metric("nodes_per_second", per_second(r.generated, r.seconds))
-        .metric("expanded_per_second", per_second(r.expanded, r.seconds));
-    Ok(out)
+    Ok(RunOutput::of(TilesMetrics {
+        h0: r.h0,
+        optimal: Some(u64::from(inst.optimal)),
+        solved: r.moves.is_some(),
+        solution_length: r.solution_length(),
+        generated: r.generated,
+        expanded: r.expanded,
+        max_frontier: u64::from(r.max_depth),
+        thresholds: Some(r.thresholds_text()),
+        time_seconds: r.seconds,
+        nodes_per_second: per_second(r.generated, r.seconds),
+        expanded_per_second: per_second(r.expanded, r.seconds),
+    }))
 }
 
-fn per_second(n: u64, secs: f64) -> Value {
-    if secs > 0.0 {
-        Value::Float(n as f64 / secs)
-    } else {
-        Value::Null
-    }
+fn per_second(n: u64, secs: f64) -> Option<f64> {
+    (secs > 0.0).then(|| n as f64 / secs)
 }
 
 fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
@@ -215,34 +232,33 @@ fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
         other => user_bail!("random8 has no search {other:?} (bfs, dfs, astar, ida)"),
     };
     let secs = started.elapsed().as_secs_f64();
-    let thresholds: Value = if o.stats.thresholds.is_empty() {
-        Value::Null
-    } else {
+    let thresholds = (!o.stats.thresholds.is_empty()).then(|| {
         o.stats
             .thresholds
             .iter()
             .map(|t| t.to_string())
             .collect::<Vec<_>>()
             .join(" ")
-            .into()
-    };
-    let mut out = RunOutput::default();
-    out.metric("optimal", depth)
-        .metric("h0", problem.h(&start))
-        .metric("solved", o.path.is_some())
-        .metric("solution_length", o.path.as_ref().map(|p| p.len() - 1))
-        .metric("generated", o.stats.generated)
-        .metric("expanded", o.stats.expanded)
-        .metric("max_frontier", o.stats.max_frontier)
-        .metric("thresholds", thresholds)
-        .metric("time_seconds", secs)
-        .metric("nodes_per_second", per_second(o.stats.generated, secs));
-    Ok(out)
+    });
+    Ok(RunOutput::of(TilesMetrics {
+        h0: problem.h(&start),
+        optimal: Some(depth as u64),
+        solved: o.path.is_some(),
+        solution_length: o.path.as_ref().map(|p| p.len() - 1),
+        generated: o.stats.generated,
+        expanded: o.stats.expanded,
+        max_frontier: o.stats.max_frontier,
+        thresholds,
+        time_seconds: secs,
+        nodes_per_second: per_second(o.stats.generated, secs),
+        expanded_per_second: per_second(o.stats.expanded, secs),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::params::Value;
 
     fn params(pairs: &[(&str, Value)], algorithm: &str) -> Params {
         let spec = TilesRunner
