@@ -32,6 +32,16 @@ pub struct Functions {
     pub boards: Vec<BoardFunction>,
 }
 
+/// What a block selected: its experiment's rows after the filter, and its names.
+struct Selected<'a> {
+    results: DataFrame,
+    config: &'a Config,
+    experiment: &'a str,
+    filter: Filter,
+    name: String,
+    prefix: String,
+}
+
 /// Renders blocks into markdown.
 pub struct Renderer<'a> {
     pub tables: &'a Tables,
@@ -89,200 +99,255 @@ impl Renderer<'_> {
             };
             return self.figure(&fig, &name, &caption);
         }
-        let prefix = b.fact_prefix();
+        let sel = Selected {
+            results,
+            config,
+            experiment,
+            filter,
+            name,
+            prefix: b.fact_prefix(),
+        };
+        match b.kind {
+            BlockKind::Table => self.table_block(b, &sel, facts),
+            BlockKind::Compare => self.compare_block(b, &sel, facts),
+            BlockKind::Aggregate => self.aggregate_block(b, &sel, facts),
+            BlockKind::Pivot => self.pivot_block(b, &sel, facts),
+            BlockKind::Rows => self.rows_block(b, &sel, facts),
+            BlockKind::Facts => self.facts_block(b, &sel, facts),
+            BlockKind::Board => self.board_block(b, &sel, facts),
+            _ => unreachable!("figure and text blocks return above"),
+        }
+    }
+
+    fn table_block(&self, b: &Block, sel: &Selected, facts: &mut Facts) -> anyhow::Result<String> {
+        let prefix = &sel.prefix;
         let metric = b.metric.clone().unwrap_or_default();
         let by = b.group_list();
         let digits = b.digits;
-        match b.kind {
-            BlockKind::Table => {
-                let groups = summarize(&results, &by, &metric, b.missing)?;
-                let mut f = Facts::default();
-                let mut rows = Vec::new();
-                for g in &groups {
-                    f.extend_prefixed(&format!("[{}]", g.group.key()), compare::summary_facts(g));
-                    let mut row = vec![g.group.label()];
-                    row.extend(summary_numbers(&g.summary, digits.unwrap_or(1)));
-                    rows.push(row);
-                }
-                facts.extend_prefixed(&prefix, f);
-                let mut head = vec![self.header(b, &by.join(", "))];
-                head.extend(
-                    ["runs", "median", "IQR", "95% CI of median", "mean"].map(String::from),
-                );
-                Ok(markdown_table(&head, &rows))
-            }
-            BlockKind::Compare => {
-                let mut groups = summarize(&results, &by, &metric, b.missing)?;
-                if let Some(col) = &b.best_of {
-                    groups = compare::best_of(groups, &by, col, b.better)?;
-                }
-                let pairing = match &b.paired {
-                    Some(c) => Pairing::By(c.list()),
-                    None => Pairing::None,
-                };
-                let ranked = compare::rank(groups, &metric, b.better, &pairing, b.missing)?;
-                facts.extend_prefixed(&prefix, compare::facts(&ranked));
-                let test = match pairing {
-                    Pairing::None => "Mann–Whitney",
-                    Pairing::By(_) => "Wilcoxon",
-                };
-                let mut head = vec!["rank".to_string(), self.header(b, &by.join(", "))];
-                head.extend([
-                    "runs".to_string(),
-                    "median".into(),
-                    "IQR".into(),
-                    "mean".into(),
-                    format!("p vs best ({test}, Holm)"),
-                    "A12 of best".into(),
-                    "effect".into(),
-                ]);
-                let d = digits.unwrap_or(1);
-                let rows: Vec<Vec<String>> = ranked
-                    .iter()
-                    .take(b.top.unwrap_or(usize::MAX))
-                    .map(|r| {
-                        let s = &r.entry.summary;
-                        vec![
-                            r.rank.to_string(),
-                            r.entry.group.label(),
-                            s.n.to_string(),
-                            trimmed(s.median, d),
-                            format!("{}–{}", trimmed(s.q1, d), trimmed(s.q3, d)),
-                            trimmed(s.mean, d + 1),
-                            r.p_holm.map_or("–".into(), |p| {
-                                crate::present::facts::format_fact(&p.into(), "p")
-                                    .unwrap_or_default()
-                            }),
-                            r.a12.map_or("–".into(), |a| trimmed(a, 2)),
-                            r.effect.unwrap_or("–").to_string(),
-                        ]
-                    })
-                    .collect();
-                Ok(markdown_table(&head, &rows))
-            }
-            BlockKind::Aggregate => {
-                let mut f = Facts::default();
-                let mut rows = Vec::new();
-                for g in group_rows(&results, &by)? {
-                    let mut row = vec![g.label()];
-                    for m in &b.metrics {
-                        let v = aggregate(&g.rows, m, b.aggregate, b.missing)?;
-                        f.set(format!("[{}].{m}", g.key()), v);
-                        row.push(cell(v, digits.unwrap_or(0)));
-                    }
-                    rows.push(row);
-                }
-                for m in &b.metrics {
-                    let total = aggregate(&results, m, b.aggregate, b.missing)?;
-                    f.set(format!("all.{m}"), total);
-                }
-                facts.extend_prefixed(&prefix, f);
-                let mut head = vec![self.header(b, &by.join(", "))];
-                head.extend(b.metrics.iter().map(|m| self.header(b, m)));
-                Ok(markdown_table(&head, &rows))
-            }
-            BlockKind::Pivot => {
-                let row_col = b.rows.clone().unwrap_or_default();
-                let col_col = b
-                    .columns
-                    .as_ref()
-                    .map(|c| c.list().join(","))
-                    .unwrap_or_default();
-                let mut f = Facts::default();
-                let col_values = ordered_values(&none_for_null(texts(&results, &col_col)?));
-                let mut rows = Vec::new();
-                for g in group_rows(&results, std::slice::from_ref(&row_col))? {
-                    let mut row = vec![g.label()];
-                    let cols = none_for_null(texts(&g.rows, &col_col)?);
-                    for c in &col_values {
-                        let keep: polars::prelude::BooleanChunked =
-                            cols.iter().map(|v| Some(v == c)).collect();
-                        let part = g.rows.filter(&keep)?;
-                        if part.height() == 0 {
-                            row.push("–".into());
-                            continue;
-                        }
-                        let v = aggregate(&part, &metric, b.aggregate, b.missing)?;
-                        f.set(format!("[{}][{c}]", g.key()), v);
-                        row.push(cell(v, digits.unwrap_or(0)));
-                    }
-                    rows.push(row);
-                }
-                facts.extend_prefixed(&prefix, f);
-                let mut head = vec![format!(
-                    "{} \\ {}",
-                    self.header(b, &row_col),
-                    self.header(b, &col_col)
-                )];
-                head.extend(col_values.iter().map(|v| crate::present::charts::label(v)));
-                Ok(markdown_table(&head, &rows))
-            }
-            BlockKind::Rows => {
-                let cols = b.columns.as_ref().map(|c| c.list()).unwrap_or_default();
-                let mut df = results;
-                if let Some(sort) = &b.sort {
-                    df = sorted(&df, &sort.list())?;
-                }
-                let values: Vec<Vec<String>> = cols
-                    .iter()
-                    .map(|c| texts(&df, c))
-                    .collect::<anyhow::Result<_>>()?;
-                let rows: Vec<Vec<String>> = (0..df.height())
-                    .map(|i| {
-                        values
-                            .iter()
-                            .map(|col| text_cell(&col[i], digits.unwrap_or(2)))
-                            .collect()
-                    })
-                    .collect();
-                let head: Vec<String> = cols.iter().map(|c| self.header(b, c)).collect();
-                Ok(markdown_table(&head, &rows))
-            }
-            BlockKind::Facts => {
-                let name = b.function.as_deref().unwrap_or_default();
-                let f = self
-                    .functions
-                    .facts
-                    .iter()
-                    .find(|f| f.name == name)
-                    .ok_or_else(|| anyhow::anyhow!("no fact function {name}"))?;
-                let anytime = self.rows(&self.tables.anytime, experiment, &filter)?;
-                let input = FactInput {
-                    results: &results,
-                    anytime: &anytime,
-                    config,
-                };
-                let computed = (f.compute)(&input)?;
-                let table = match &b.columns {
-                    Some(cols) => fact_table(b, &computed, &cols.list()),
-                    None => String::new(),
-                };
-                facts.extend_prefixed(&prefix, computed);
-                Ok(table)
-            }
-            BlockKind::Board => {
-                let fname = b.function.as_deref().unwrap_or_default();
-                let f = self
-                    .functions
-                    .boards
-                    .iter()
-                    .find(|f| f.name == fname)
-                    .ok_or_else(|| anyhow::anyhow!("no board function {fname}"))?;
-                let anytime = self.rows(&self.tables.anytime, experiment, &filter)?;
-                let input = FactInput {
-                    results: &results,
-                    anytime: &anytime,
-                    config,
-                };
-                let mut out = String::new();
-                for (i, (caption, fig)) in (f.draw)(&input)?.into_iter().enumerate() {
-                    out.push_str(&self.figure(&fig, &format!("{name}_{}", i + 1), &caption)?);
-                    out.push('\n');
-                }
-                Ok(out)
-            }
-            _ => unreachable!("figure and text blocks return above"),
+        let results = &sel.results;
+        let groups = summarize(results, &by, &metric, b.missing)?;
+        let mut f = Facts::default();
+        let mut rows = Vec::new();
+        for g in &groups {
+            f.extend_prefixed(&format!("[{}]", g.group.key()), compare::summary_facts(g));
+            let mut row = vec![g.group.label()];
+            row.extend(summary_numbers(&g.summary, digits.unwrap_or(1)));
+            rows.push(row);
         }
+        facts.extend_prefixed(prefix, f);
+        let mut head = vec![self.header(b, &by.join(", "))];
+        head.extend(["runs", "median", "IQR", "95% CI of median", "mean"].map(String::from));
+        Ok(markdown_table(&head, &rows))
+    }
+
+    fn compare_block(
+        &self,
+        b: &Block,
+        sel: &Selected,
+        facts: &mut Facts,
+    ) -> anyhow::Result<String> {
+        let prefix = &sel.prefix;
+        let metric = b.metric.clone().unwrap_or_default();
+        let by = b.group_list();
+        let digits = b.digits;
+        let results = &sel.results;
+        let mut groups = summarize(results, &by, &metric, b.missing)?;
+        if let Some(col) = &b.best_of {
+            groups = compare::best_of(groups, &by, col, b.better)?;
+        }
+        let pairing = match &b.paired {
+            Some(c) => Pairing::By(c.list()),
+            None => Pairing::None,
+        };
+        let ranked = compare::rank(groups, &metric, b.better, &pairing, b.missing)?;
+        facts.extend_prefixed(prefix, compare::facts(&ranked));
+        let test = match pairing {
+            Pairing::None => "Mann–Whitney",
+            Pairing::By(_) => "Wilcoxon",
+        };
+        let mut head = vec!["rank".to_string(), self.header(b, &by.join(", "))];
+        head.extend([
+            "runs".to_string(),
+            "median".into(),
+            "IQR".into(),
+            "mean".into(),
+            format!("p vs best ({test}, Holm)"),
+            "A12 of best".into(),
+            "effect".into(),
+        ]);
+        let d = digits.unwrap_or(1);
+        let rows: Vec<Vec<String>> = ranked
+            .iter()
+            .take(b.top.unwrap_or(usize::MAX))
+            .map(|r| {
+                let s = &r.entry.summary;
+                vec![
+                    r.rank.to_string(),
+                    r.entry.group.label(),
+                    s.n.to_string(),
+                    trimmed(s.median, d),
+                    format!("{}–{}", trimmed(s.q1, d), trimmed(s.q3, d)),
+                    trimmed(s.mean, d + 1),
+                    r.p_holm.map_or("–".into(), |p| {
+                        crate::present::facts::format_fact(&p.into(), "p").unwrap_or_default()
+                    }),
+                    r.a12.map_or("–".into(), |a| trimmed(a, 2)),
+                    r.effect.unwrap_or("–").to_string(),
+                ]
+            })
+            .collect();
+        Ok(markdown_table(&head, &rows))
+    }
+
+    fn aggregate_block(
+        &self,
+        b: &Block,
+        sel: &Selected,
+        facts: &mut Facts,
+    ) -> anyhow::Result<String> {
+        let prefix = &sel.prefix;
+        let by = b.group_list();
+        let digits = b.digits;
+        let results = &sel.results;
+        let mut f = Facts::default();
+        let mut rows = Vec::new();
+        for g in group_rows(results, &by)? {
+            let mut row = vec![g.label()];
+            for m in &b.metrics {
+                let v = aggregate(&g.rows, m, b.aggregate, b.missing)?;
+                f.set(format!("[{}].{m}", g.key()), v);
+                row.push(cell(v, digits.unwrap_or(0)));
+            }
+            rows.push(row);
+        }
+        for m in &b.metrics {
+            let total = aggregate(results, m, b.aggregate, b.missing)?;
+            f.set(format!("all.{m}"), total);
+        }
+        facts.extend_prefixed(prefix, f);
+        let mut head = vec![self.header(b, &by.join(", "))];
+        head.extend(b.metrics.iter().map(|m| self.header(b, m)));
+        Ok(markdown_table(&head, &rows))
+    }
+
+    fn pivot_block(&self, b: &Block, sel: &Selected, facts: &mut Facts) -> anyhow::Result<String> {
+        let prefix = &sel.prefix;
+        let metric = b.metric.clone().unwrap_or_default();
+        let digits = b.digits;
+        let results = &sel.results;
+        let row_col = b.rows.clone().unwrap_or_default();
+        let col_col = b
+            .columns
+            .as_ref()
+            .map(|c| c.list().join(","))
+            .unwrap_or_default();
+        let mut f = Facts::default();
+        let col_values = ordered_values(&none_for_null(texts(results, &col_col)?));
+        let mut rows = Vec::new();
+        for g in group_rows(results, std::slice::from_ref(&row_col))? {
+            let mut row = vec![g.label()];
+            let cols = none_for_null(texts(&g.rows, &col_col)?);
+            for c in &col_values {
+                let keep: polars::prelude::BooleanChunked =
+                    cols.iter().map(|v| Some(v == c)).collect();
+                let part = g.rows.filter(&keep)?;
+                if part.height() == 0 {
+                    row.push("–".into());
+                    continue;
+                }
+                let v = aggregate(&part, &metric, b.aggregate, b.missing)?;
+                f.set(format!("[{}][{c}]", g.key()), v);
+                row.push(cell(v, digits.unwrap_or(0)));
+            }
+            rows.push(row);
+        }
+        facts.extend_prefixed(prefix, f);
+        let mut head = vec![format!(
+            "{} \\ {}",
+            self.header(b, &row_col),
+            self.header(b, &col_col)
+        )];
+        head.extend(col_values.iter().map(|v| crate::present::charts::label(v)));
+        Ok(markdown_table(&head, &rows))
+    }
+
+    fn rows_block(&self, b: &Block, sel: &Selected, _: &mut Facts) -> anyhow::Result<String> {
+        let digits = b.digits;
+        let results = &sel.results;
+        let cols = b.columns.as_ref().map(|c| c.list()).unwrap_or_default();
+        let df = match &b.sort {
+            Some(sort) => sorted(results, &sort.list())?,
+            None => results.clone(),
+        };
+        let values: Vec<Vec<String>> = cols
+            .iter()
+            .map(|c| texts(&df, c))
+            .collect::<anyhow::Result<_>>()?;
+        let rows: Vec<Vec<String>> = (0..df.height())
+            .map(|i| {
+                values
+                    .iter()
+                    .map(|col| text_cell(&col[i], digits.unwrap_or(2)))
+                    .collect()
+            })
+            .collect();
+        let head: Vec<String> = cols.iter().map(|c| self.header(b, c)).collect();
+        Ok(markdown_table(&head, &rows))
+    }
+
+    fn facts_block(&self, b: &Block, sel: &Selected, facts: &mut Facts) -> anyhow::Result<String> {
+        let prefix = &sel.prefix;
+        let results = &sel.results;
+        let experiment = sel.experiment;
+        let filter = &sel.filter;
+        let config = sel.config;
+        let name = b.function.as_deref().unwrap_or_default();
+        let f = self
+            .functions
+            .facts
+            .iter()
+            .find(|f| f.name == name)
+            .ok_or_else(|| anyhow::anyhow!("no fact function {name}"))?;
+        let anytime = self.rows(&self.tables.anytime, experiment, filter)?;
+        let input = FactInput {
+            results,
+            anytime: &anytime,
+            config,
+        };
+        let computed = (f.compute)(&input)?;
+        let table = match &b.columns {
+            Some(cols) => fact_table(b, &computed, &cols.list()),
+            None => String::new(),
+        };
+        facts.extend_prefixed(prefix, computed);
+        Ok(table)
+    }
+
+    fn board_block(&self, b: &Block, sel: &Selected, _: &mut Facts) -> anyhow::Result<String> {
+        let results = &sel.results;
+        let experiment = sel.experiment;
+        let filter = &sel.filter;
+        let config = sel.config;
+        let name = &sel.name;
+        let fname = b.function.as_deref().unwrap_or_default();
+        let f = self
+            .functions
+            .boards
+            .iter()
+            .find(|f| f.name == fname)
+            .ok_or_else(|| anyhow::anyhow!("no board function {fname}"))?;
+        let anytime = self.rows(&self.tables.anytime, experiment, filter)?;
+        let input = FactInput {
+            results,
+            anytime: &anytime,
+            config,
+        };
+        let mut out = String::new();
+        for (i, (caption, fig)) in (f.draw)(&input)?.into_iter().enumerate() {
+            out.push_str(&self.figure(&fig, &format!("{name}_{}", i + 1), &caption)?);
+            out.push('\n');
+        }
+        Ok(out)
     }
 
     fn rows(
