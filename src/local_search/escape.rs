@@ -44,6 +44,20 @@ fn classify<L: Landscape>(land: &mut L, energy: f64) -> (Vec<L::Move>, usize, us
 /// Descends from the current state, each step to a uniformly random improving
 /// neighbour, until none is left: a verified local minimum. The undo of a listed move
 /// must be given the move itself, so landscapes list moves that carry their old value.
+///
+/// ```
+/// use searchlab::local_search::escape::descend_to_local_minimum;
+/// use searchlab::local_search::Landscape;
+/// use searchlab::rjm::{Maze, MazeLandscape};
+/// use searchlab::util::rng::rng_from_seed;
+/// let mut rng = rng_from_seed(3);
+/// let mut land = MazeLandscape::<u32>::new(&Maze::random(5, &mut rng));
+/// let start = land.energy();
+/// let min = descend_to_local_minimum(&mut land, &mut rng);
+/// assert!(min.energy <= start);
+/// // No neighbour is lower: every one is sideways or uphill.
+/// assert_eq!(min.sideways_neighbours + min.uphill_neighbours, land.neighbours().len());
+/// ```
 pub fn descend_to_local_minimum<L: Landscape>(land: &mut L, rng: &mut SearchRng) -> LocalMinimum {
     let mut energy = land.energy();
     let mut steps = 0;
@@ -79,6 +93,19 @@ pub struct EscapeTrial {
 /// Runs hill descent with uphill probability `p` from the current state (a local minimum
 /// of energy `minimum`) for at most `window` iterations, stopping at the first state
 /// whose energy is below `minimum`.
+///
+/// ```
+/// use searchlab::local_search::escape::{descend_to_local_minimum, escape_trial};
+/// use searchlab::rjm::{Maze, MazeLandscape};
+/// use searchlab::util::rng::rng_from_seed;
+/// let mut rng = rng_from_seed(5);
+/// let mut land = MazeLandscape::<u32>::new(&Maze::random(5, &mut rng));
+/// let min = descend_to_local_minimum(&mut land, &mut rng);
+/// let trial = escape_trial(&mut land, &mut rng, 0.1, 1000, min.energy);
+/// // An escape is reported with the iteration it happened at, and only then.
+/// assert_eq!(trial.escaped, trial.iterations_to_escape.is_some());
+/// assert!(trial.iterations_to_escape.is_none_or(|i| i <= 1000));
+/// ```
 pub fn escape_trial<L: Landscape>(
     land: &mut L,
     rng: &mut SearchRng,

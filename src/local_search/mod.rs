@@ -1,6 +1,6 @@
 //! Stochastic local search, generic over the problem: hill descent with sideways moves
 //! (capped or not), random restarts, fixed-probability uphill steps and simulated
-//! annealing under several temperature schedules, all as one loop (seed 004, parts 3–6).
+//! annealing under several temperature schedules, all as one loop (the Rook Jumping Maze assignment, parts 3–6).
 //!
 //! A problem is a [`Landscape`]: it owns its current state, proposes a random neighbour
 //! in place, and can undo it. The loop never allocates; the best state is copied into a
@@ -110,7 +110,47 @@ impl<S> LocalSearchResult<S> {
     }
 }
 
-/// Runs the seed's loop: step, evaluate, accept or undo, keep the best (≤, as the seed).
+/// Runs the assignment's loop: step, evaluate, accept or undo, keep the best (≤, as the
+/// assignment does).
+///
+/// ```
+/// use searchlab::local_search::{search, Acceptance, Landscape, Settings};
+/// use searchlab::util::rng::{rng_from_seed, SearchRng};
+/// use rand::RngExt;
+///
+/// /// Minimise (x − 7)² over the integers 0..=20, moving ±1.
+/// struct Parabola { x: i64 }
+/// impl Landscape for Parabola {
+///     type Move = i64;
+///     type Snapshot = i64;
+///     fn energy(&mut self) -> f64 { ((self.x - 7) * (self.x - 7)) as f64 }
+///     fn step(&mut self, rng: &mut SearchRng) -> i64 {
+///         let d = if self.x == 0 { 1 } else if self.x == 20 { -1 }
+///                 else if rng.random_bool(0.5) { 1 } else { -1 };
+///         self.x += d;
+///         d
+///     }
+///     fn undo(&mut self, d: i64) { self.x -= d; }
+///     fn apply(&mut self, d: i64) { self.x += d; }
+///     fn restart(&mut self, rng: &mut SearchRng) { self.x = rng.random_range(0..=20); }
+///     fn snapshot(&self) -> i64 { self.x }
+///     fn save(&self, into: &mut i64) { *into = self.x; }
+///     fn neighbours(&self) -> Vec<i64> {
+///         [-1, 1].into_iter().filter(|d| (0..=20).contains(&(self.x + d))).collect()
+///     }
+/// }
+///
+/// let settings = Settings {
+///     acceptance: Acceptance::Uphill { probability: 0.0 },
+///     sideways_cap: None,
+///     iterations: 200,
+///     descents: 1,
+///     checkpoints: vec![200],
+/// };
+/// let out = search(&mut Parabola { x: 18 }, &settings, &mut rng_from_seed(1));
+/// assert_eq!((out.best, out.best_energy), (7, 0.0));
+/// assert_eq!(out.accepted_uphill, 0);
+/// ```
 pub fn search<L: Landscape>(
     land: &mut L,
     settings: &Settings,

@@ -1,4 +1,4 @@
-//! Annealing temperature schedules: the seed's geometric cooling and the families the
+//! Annealing temperature schedules: the assignment's geometric cooling and the families the
 //! report compares it with.
 
 /// How the temperature T falls over a run of N iterations (i counts from 0).
@@ -55,6 +55,18 @@ impl Schedule {
         }
     }
 
+    /// The schedule at its first iteration.
+    ///
+    /// ```
+    /// use searchlab::local_search::Schedule;
+    /// let mut c = Schedule::Geometric { t0: 2.0, decay: 0.5 }.start();
+    /// assert_eq!(c.temperature(), 2.0);
+    /// c.advance(1, 10, false);
+    /// assert_eq!(c.temperature(), 1.0);
+    /// let mut l = Schedule::Linear { t0: 4.0 }.start();
+    /// l.advance(5, 10, false);
+    /// assert_eq!(l.temperature(), 2.0);
+    /// ```
     pub fn start(&self) -> Cooling {
         Cooling {
             schedule: self.clone(),

@@ -18,6 +18,22 @@ use std::hash::Hash;
 /// A* from `start` until `success`. `successors` yields `(child, step cost)`;
 /// `heuristic` must be admissible for the result to be optimal (and consistent for
 /// every state to be expanded at most once). Gives up after `expand_limit` expansions.
+///
+/// ```
+/// use searchlab::search::astar;
+/// // A 5×5 grid without walls, unit steps, Manhattan distance to (4, 4).
+/// let succ = |&(x, y): &(i32, i32)| {
+///     [(1, 0), (-1, 0), (0, 1), (0, -1)]
+///         .into_iter()
+///         .map(move |(dx, dy)| (x + dx, y + dy))
+///         .filter(|&(a, b)| (0..5).contains(&a) && (0..5).contains(&b))
+///         .map(|s| (s, 1))
+/// };
+/// let h = |&(x, y): &(i32, i32)| (8 - x - y) as u32;
+/// let r = astar(&(0, 0), succ, h, |&s| s == (4, 4), None);
+/// assert_eq!(r.cost, 8);
+/// assert_eq!(r.path.unwrap().len(), 9);
+/// ```
 pub fn astar<N, FN, IN, FH, FS>(
     start: &N,
     mut successors: FN,

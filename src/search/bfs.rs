@@ -6,6 +6,15 @@ use std::hash::Hash;
 /// Breadth-first graph search from `start` until `success`: pops in FIFO order, tests the
 /// goal when a node is popped, and merges only never-seen children. Gives up after
 /// `expand_limit` expansions.
+///
+/// ```
+/// use searchlab::search::bfs;
+/// // From 1, reach 10 by "+1" or "×2": the shortest way is 1, 2, 4, 5, 10.
+/// let r = bfs(&1u32, |&n| [n + 1, n * 2], |&n| n == 10, None);
+/// assert_eq!(r.path, Some(vec![1, 2, 4, 5, 10]));
+/// assert_eq!(r.cost, 4);
+/// assert!(!r.limit_reached);
+/// ```
 pub fn bfs<N, FN, IN, FS>(
     start: &N,
     successors: FN,

@@ -6,6 +6,18 @@ use std::hash::Hash;
 /// Depth-first graph search from `start` until `success`: the last child pushed is the
 /// next popped, children already seen anywhere are not pushed again, and the search
 /// gives up after `expand_limit` expansions (seed 002 uses 100).
+///
+/// ```
+/// use searchlab::search::dfs;
+/// // Children are pushed in order, so "×2" (pushed last) is explored first: the path
+/// // found is not the shortest.
+/// let r = dfs(&1u32, |&n| [n + 1, n * 2].into_iter().filter(|&m| m <= 10), |&n| n == 10, None);
+/// let path = r.path.unwrap();
+/// assert_eq!((path[0], *path.last().unwrap()), (1, 10));
+/// // With a limit of one expansion it gives up.
+/// let r = dfs(&1u32, |&n| [n + 1, n * 2], |&n| n == 10, Some(1));
+/// assert!(r.limit_reached && r.path.is_none());
+/// ```
 pub fn dfs<N, FN, IN, FS>(
     start: &N,
     successors: FN,

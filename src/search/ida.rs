@@ -84,6 +84,17 @@ where
 /// IDA* from `start` until `success`. `successors(state, out)` appends `(child, step
 /// cost)` pairs to `out`. Gives up (with `limit_reached`) when it is about to expand
 /// node number `expand_limit + 1`.
+///
+/// ```
+/// use searchlab::search::ida;
+/// // Count down from 7 to 0 by steps of 1 or 2, each costing 1; h = ⌈n/2⌉ is admissible.
+/// let succ = |&n: &u32, out: &mut Vec<(u32, u32)>| {
+///     out.extend([1, 2].into_iter().filter(|&d| d <= n).map(|d| (n - d, 1)));
+/// };
+/// let r = ida(&7u32, succ, |&n| n.div_ceil(2), |&n| n == 0, None);
+/// assert_eq!(r.cost, 4);
+/// assert_eq!(r.stats.thresholds, vec![4]);
+/// ```
 pub fn ida<N, FN, FH, FS>(
     start: &N,
     mut successors: FN,
