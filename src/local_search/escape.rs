@@ -1,5 +1,5 @@
 //! Local minima and escapes from them, for the question "is the probability of taking
-//! an uphill step the probability of escaping a local minimum?" (seed 004, part 7).
+//! an uphill step the probability of escaping a local minimum?" (the Rook Jumping Maze assignment, part 7).
 //!
 //! A state is a *local minimum* when no neighbour has a lower energy; this is checked
 //! exhaustively, by evaluating every neighbour. A walk started at a local minimum of

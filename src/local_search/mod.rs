@@ -52,7 +52,7 @@ pub struct Settings {
     pub acceptance: Acceptance,
     /// Sideways moves are accepted only while fewer than this many have been accepted in
     /// a row (a row ends at any accepted improving or uphill move, and at a restart).
-    /// `None`: always accepted, as in the seed. `Some(0)`: never.
+    /// `None`: always accepted, as in the assignment. `Some(0)`: never.
     pub sideways_cap: Option<u64>,
     /// The run's iterations, in all.
     pub iterations: u64,

@@ -4,7 +4,7 @@
 /// How the temperature T falls over a run of N iterations (i counts from 0).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Schedule {
-    /// T ← T·d after every iteration (the seed's schedule).
+    /// T ← T·d after every iteration (the assignment's schedule).
     Geometric { t0: f64, decay: f64 },
     /// T_i = T0·(1 − i/N): straight down to zero at the end of the run.
     Linear { t0: f64 },

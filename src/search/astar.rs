@@ -1,7 +1,7 @@
 //! A*: best-first search on f = g + h, with equal f popped in ascending state order.
 //!
 //! The open list is a binary heap of `(f, state, sequence)`, so among entries of equal f
-//! the smallest state (by `Ord`) comes out first, as seed 003 asks ("if you consider the
+//! the smallest state (by `Ord`) comes out first, as the two-blank puzzle assignment asks ("if you consider the
 //! state to be a nine-digit integer, … ascending order"); the sequence number breaks the
 //! remaining ties by insertion order, which is the order of the parents' expansions.
 //!

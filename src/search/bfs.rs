@@ -1,4 +1,4 @@
-//! Breadth-first search: the general search skeleton with a FIFO pool (seed 002).
+//! Breadth-first search: the general search skeleton with a FIFO pool (the 8-puzzle assignment).
 
 use super::{Pool, SearchResult, graph_search};
 use std::hash::Hash;

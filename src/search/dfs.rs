@@ -1,11 +1,11 @@
-//! Depth-first search: the general search skeleton with a LIFO pool (seed 002).
+//! Depth-first search: the general search skeleton with a LIFO pool (the 8-puzzle assignment).
 
 use super::{Pool, SearchResult, graph_search};
 use std::hash::Hash;
 
 /// Depth-first graph search from `start` until `success`: the last child pushed is the
 /// next popped, children already seen anywhere are not pushed again, and the search
-/// gives up after `expand_limit` expansions (seed 002 uses 100).
+/// gives up after `expand_limit` expansions (the 8-puzzle assignment uses 100).
 ///
 /// ```
 /// use searchlab::search::dfs;

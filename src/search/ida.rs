@@ -1,4 +1,4 @@
-//! IDA*: iterative-deepening A*, exactly as seed 000's pseudocode (Korf 1985).
+//! IDA*: iterative-deepening A*, exactly as the 15-puzzle assignment's pseudocode (Korf 1985).
 //!
 //! The control loop sets the bound B to h(s0); each iteration is a depth-first search
 //! that generates the children of a node, prunes a child when f = g + h > B (recording

@@ -62,7 +62,7 @@ pub(crate) enum Pool {
     Lifo,
 }
 
-/// The general search skeleton of seed 002 (`push initial; loop { pop; goal test;
+/// The general search skeleton of the 8-puzzle assignment (`push initial; loop { pop; goal test;
 /// expand and merge }`) with repeated-state avoidance: a state enters the pool only if it
 /// has never been in it (the set of seen states is global). The expansion limit is
 /// checked before each pop: the search gives up once it has expanded `limit` nodes.
