@@ -5,6 +5,7 @@ use crate::pipeline::execute::{Options, run_experiment};
 use crate::pipeline::progress::Progress;
 use crate::report::{ReportOptions, load_studies, project_dir};
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
@@ -67,7 +68,7 @@ struct ExecArgs {
 impl ExecArgs {
     fn options(&self) -> Options {
         Options {
-            jobs: self.jobs,
+            jobs: crate::pipeline::execute::cap_jobs("--jobs", self.jobs),
             force: self.force,
             out: self.out.clone(),
         }
@@ -86,7 +87,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let progress = Progress::new(missing as u64, exec.quiet);
             let done = run_experiment(&config, &runners, &exec.options(), &progress)?;
             progress.finish();
-            println!(
+            writeln!(
+                std::io::stdout().lock(),
                 "{}: {} runs ({} computed, {} reused) in {:.1} s -> {}",
                 done.name,
                 done.runs,
@@ -94,7 +96,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 done.runs - done.computed,
                 done.seconds,
                 done.dir.display()
-            );
+            )?;
         }
         Command::Report { exec, studies } => {
             let opts = ReportOptions {
@@ -103,7 +105,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 quiet: exec.quiet,
             };
             let path = crate::report::build(&runners, &opts)?;
-            println!("report: {}", path.display());
+            writeln!(std::io::stdout().lock(), "report: {}", path.display())?;
         }
         Command::List => list(&runners)?,
         Command::Rjm(args) => crate::rjm::cli::run(args)?,
@@ -114,6 +116,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
     let dir = project_dir("configs");
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| crate::user_error!("{}: {e}", dir.display()))?
@@ -121,19 +124,20 @@ fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     entries.sort();
-    println!("Experiments ({}):", dir.display());
+    writeln!(out, "Experiments ({}):", dir.display())?;
     for path in entries {
         let config = crate::pipeline::config::load(&path, &[])?;
         let runs = crate::pipeline::plan::plan(&config, runners)
             .map(|p| p.runs.len().to_string())
             .unwrap_or_else(|e| format!("invalid: {e}"));
-        println!(
+        writeln!(
+            out,
             "  {:<22} {}/{}, {} runs  {}",
             config.name, config.domain.value, config.algorithm.value, runs, config.description
-        );
+        )?;
     }
     let studies = load_studies(&project_dir("experiments"))?;
-    println!("\nStudies of the report (experiments/):");
+    writeln!(out, "\nStudies of the report (experiments/):")?;
     for s in studies {
         let exps: Vec<String> = s
             .question
@@ -147,20 +151,26 @@ fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<
         } else {
             "  [not in the default report: searchlab report --study NAME]"
         };
-        println!(
+        writeln!(
+            out,
             "  {:<22} {} ({} questions: {}){default}",
             s.name,
             s.title,
             s.question.len(),
             exps.join(", ")
-        );
+        )?;
     }
-    println!("\nDomains and algorithms:");
+    writeln!(out, "\nDomains and algorithms:")?;
     for r in runners {
         for a in r.algorithms() {
             let params: Vec<&str> = a.params.iter().map(|p| p.name).collect();
             let name = format!("{}/{}", r.domain(), a.name);
-            println!("  {name:<22} {} [{}]", a.description, params.join(", "));
+            writeln!(
+                out,
+                "  {name:<22} {} [{}]",
+                a.description,
+                params.join(", ")
+            )?;
         }
     }
     Ok(())

@@ -91,15 +91,31 @@ pub struct CountArgs {
 
 /// Parses a budget: a positive integer, commas and underscores allowed.
 pub fn parse_budget(text: &str) -> anyhow::Result<u64> {
-    let digits: String = text
-        .trim()
-        .chars()
-        .filter(|c| *c != ',' && *c != '_')
-        .collect();
-    match digits.parse::<i128>() {
-        Ok(b) if b >= 1 => Ok(u64::try_from(b).unwrap_or(u64::MAX)),
-        Ok(b) => crate::user_bail!("--budget {b} is below 1 (it counts expanded nodes)"),
-        Err(_) => crate::user_bail!("--budget {text:?} is not a whole number"),
+    let t = text.trim();
+    let (negative, unsigned) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    // Groups of digits separated by single commas or underscores: 1,500,000 or 10_000,
+    // not 1,,0 or ,5.
+    let groups: Vec<&str> = unsigned.split([',', '_']).collect();
+    if groups
+        .iter()
+        .any(|g| g.is_empty() || !g.bytes().all(|b| b.is_ascii_digit()))
+    {
+        crate::user_bail!(
+            "--budget {} is not a whole number (digits, optionally grouped by single commas or underscores)",
+            crate::util::input::excerpt(text)
+        );
+    }
+    let digits = groups.concat();
+    let value = digits.trim_start_matches('0');
+    if negative || value.is_empty() {
+        crate::user_bail!("--budget {t} is below 1 (it counts expanded nodes)");
+    }
+    match value.parse::<u64>() {
+        Ok(b) => Ok(b),
+        Err(_) => crate::user_bail!("--budget {t} is too large (at most {})", u64::MAX),
     }
 }
 
@@ -255,7 +271,17 @@ mod tests {
     fn budgets_parse_with_separators_and_reject_below_one() {
         assert_eq!(parse_budget("1,500,000").unwrap(), 1_500_000);
         assert_eq!(parse_budget("10_000").unwrap(), 10_000);
-        for bad in ["0", "-5", "ten"] {
+        for bad in [
+            "0",
+            "-5",
+            "ten",
+            "1,,0",
+            ",5",
+            "5,",
+            "+5",
+            "1__0",
+            "99999999999999999999999",
+        ] {
             let e = parse_budget(bad).unwrap_err();
             assert_eq!(crate::util::error::exit_code(&e), 2, "{bad}");
         }

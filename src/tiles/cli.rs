@@ -13,7 +13,7 @@ use crate::tiles::instances::InstanceSet;
 use crate::tiles::solve::{Problem, moves_of};
 use crate::{user_bail, user_error};
 use rayon::prelude::*;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Sliding-tile puzzles: solve instances, list successors, count state spaces, run
@@ -149,13 +149,9 @@ pub fn run(args: TilesArgs) -> anyhow::Result<()> {
 fn load(a: &BoardArgs) -> anyhow::Result<(Board, Board)> {
     let name = a.file.display().to_string();
     let text = if name == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| user_error!("cannot read stdin: {e}"))?;
-        s
+        crate::util::input::read_stdin("instance")?
     } else {
-        std::fs::read_to_string(&a.file).map_err(|e| user_error!("cannot read {name}: {e}"))?
+        crate::util::input::read_file(&a.file, "instance")?
     };
     let start = Board::parse(&text, a.width, a.height, &name)?;
     let goal = match &a.goal {
@@ -293,17 +289,29 @@ fn census_cmd(a: &CensusArgs) -> anyhow::Result<String> {
 /// Parses `1,2,5-9` into ids.
 fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
     let mut ids = Vec::new();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+    for part in text.split(',').map(str::trim) {
+        if part.is_empty() {
+            user_bail!(
+                "--ids {}: an empty item (expected ids and ranges separated by single commas, e.g. 1,2,5-9)",
+                crate::util::input::excerpt(text)
+            );
+        }
         let num = |s: &str| -> anyhow::Result<u32> {
-            s.trim()
-                .parse()
-                .map_err(|_| user_error!("--ids: {s:?} is not an instance number"))
+            s.trim().parse().map_err(|_| {
+                user_error!(
+                    "--ids: {} is not an instance number",
+                    crate::util::input::excerpt(s)
+                )
+            })
         };
         match part.split_once('-') {
             Some((a, b)) => {
                 let (a, b) = (num(a)?, num(b)?);
                 if a > b {
                     user_bail!("--ids: the range {part} is empty");
+                }
+                if ids.len() + (b - a) as usize >= 100_000 {
+                    user_bail!("--ids: more than 100000 instances");
                 }
                 ids.extend(a..=b);
             }
@@ -329,7 +337,10 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
+        .num_threads(crate::pipeline::execute::cap_jobs(
+            "--threads",
+            a.threads.unwrap_or(0),
+        ))
         .build()?;
     let results: Vec<IdaResult> = pool.install(|| {
         jobs.par_iter()
