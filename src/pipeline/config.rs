@@ -138,16 +138,16 @@ struct RawConfig {
     #[serde(default)]
     replicates: Option<RawReplicates>,
     #[serde(default)]
-    table: Vec<TableSpec>,
+    table: Vec<Spanned<TableSpec>>,
     #[serde(default)]
-    plot: Vec<PlotSpec>,
+    plot: Vec<Spanned<PlotSpec>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawExperiment {
     #[serde(default)]
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     #[serde(default)]
     description: Option<String>,
     domain: Spanned<String>,
@@ -157,7 +157,7 @@ struct RawExperiment {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawVariant {
-    name: String,
+    name: Spanned<String>,
     #[serde(default)]
     params: BTreeMap<String, Spanned<toml::Value>>,
     #[serde(default)]
@@ -180,12 +180,49 @@ fn one() -> u64 {
 /// The largest replicate count a config may ask for.
 pub const MAX_REPLICATES: u64 = 1_000_000;
 
+/// The most runs one experiment may plan (variants × sweep points × replicates). The
+/// plan is counted before it is built, so a larger one is refused at once.
+pub const MAX_RUNS: u64 = 10_000_000;
+
+/// The most values one sweep axis may take, as a list or as a range.
+pub const MAX_AXIS_VALUES: usize = 100_000;
+
+/// The longest name of an experiment, plot, table, variant or study.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// Checks the name of an experiment, plot, table, variant or study (`kind`), which
+/// becomes a file or folder name: 1 to [`MAX_NAME_CHARS`] letters, digits, `_`, `-` and
+/// `.`, not starting with `.`. So no name can reach outside the output folder, be empty,
+/// be hidden or be too long for the file system. `origin` is where it was given.
+pub fn check_name(kind: &str, name: &str, origin: &str) -> anyhow::Result<()> {
+    let problem = if name.is_empty() {
+        Some("is empty")
+    } else if name.chars().count() > MAX_NAME_CHARS {
+        Some("is too long")
+    } else if name.starts_with('.') {
+        Some("starts with a dot")
+    } else if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+    {
+        Some("has a character other than letters, digits, _, - and .")
+    } else {
+        None
+    };
+    match problem {
+        None => Ok(()),
+        Some(p) => crate::user_bail!(
+            "{origin}: the {kind} name {} {p} (a name is 1 to {MAX_NAME_CHARS} letters, digits, _, - or ., not starting with .)",
+            crate::util::input::excerpt(name)
+        ),
+    }
+}
+
 /// Reads and checks a config file, applying `--set` overrides (`KEY=VALUE`, TOML values;
 /// a bare word is a string).
 pub fn load(path: &Path, overrides: &[String]) -> anyhow::Result<Config> {
     let source = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| crate::user_error!("{source}: cannot read the config: {e}"))?;
+    let text = crate::util::input::read_file(path, "config")?;
     parse(&text, &source, overrides)
 }
 
@@ -205,12 +242,45 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         line: lines.line(span.start),
     };
 
-    let name = raw.experiment.name.clone().unwrap_or_else(|| {
-        Path::new(source).file_stem().map_or_else(
-            || "experiment".to_string(),
-            |s| s.to_string_lossy().into_owned(),
-        )
-    });
+    let name = match &raw.experiment.name {
+        Some(n) => {
+            check_name("experiment", n.get_ref(), &here(n.span()).to_string())?;
+            n.get_ref().clone()
+        }
+        None => {
+            let stem = Path::new(source).file_stem().map_or_else(
+                || "experiment".to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            );
+            check_name(
+                "experiment",
+                &stem,
+                &format!("{source} (the file's name; set experiment.name)"),
+            )?;
+            stem
+        }
+    };
+    let mut tables = Vec::new();
+    for t in &raw.table {
+        let at = here(t.span()).to_string();
+        check_name("table", &t.get_ref().name, &at)?;
+        if tables
+            .iter()
+            .any(|x: &TableSpec| x.name == t.get_ref().name)
+        {
+            crate::user_bail!("{at}: a second table is named {:?}", t.get_ref().name);
+        }
+        tables.push(t.get_ref().clone());
+    }
+    let mut plots = Vec::new();
+    for p in &raw.plot {
+        let at = here(p.span()).to_string();
+        check_name("plot", &p.get_ref().name, &at)?;
+        if plots.iter().any(|x: &PlotSpec| x.name == p.get_ref().name) {
+            crate::user_bail!("{at}: a second plot is named {:?}", p.get_ref().name);
+        }
+        plots.push(p.get_ref().clone());
+    }
     let mut config = Config {
         name,
         description: raw.experiment.description.clone().unwrap_or_default(),
@@ -225,8 +295,8 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         variants: Vec::new(),
         replicates: raw.replicates.as_ref().map_or(1, |r| r.count),
         base_seed: raw.replicates.as_ref().map_or(0, |r| r.base_seed),
-        tables: raw.table,
-        plots: raw.plot,
+        tables,
+        plots,
         source: source.to_string(),
         resolved: toml::Table::new(),
     };
@@ -237,8 +307,13 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
     };
     let mut variants = Vec::new();
     for v in &raw.variant {
+        check_name(
+            "variant",
+            v.name.get_ref(),
+            &here(v.name.span()).to_string(),
+        )?;
         variants.push(Variant {
-            name: v.name.clone(),
+            name: v.name.get_ref().clone(),
             params: located_map(&v.params, &here)?,
             sweep: axes(&v.sweep, &here)?,
         });
@@ -269,8 +344,31 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
             config.replicates
         );
     }
+    let runs = config.run_count();
+    if runs > u128::from(MAX_RUNS) {
+        crate::user_bail!(
+            "{source}: the plan has {runs} runs (variants × sweep points × {} replicates), more than the {MAX_RUNS} one experiment may have",
+            config.replicates
+        );
+    }
     config.resolved = resolved;
     Ok(config)
+}
+
+impl Config {
+    /// The number of runs the plan will have (every variant's sweep points × replicates),
+    /// counted without building it.
+    pub fn run_count(&self) -> u128 {
+        self.variants
+            .iter()
+            .map(|v| {
+                v.sweep
+                    .iter()
+                    .fold(1u128, |n, a| n.saturating_mul(a.values.len() as u128))
+            })
+            .fold(0u128, |n, p| n.saturating_add(p))
+            .saturating_mul(u128::from(self.replicates))
+    }
 }
 
 /// A variant on top of the base: its parameters and axes replace the base's.
@@ -339,6 +437,12 @@ fn axes(
 fn axis(name: &str, v: &toml::Value, origin: &Origin) -> anyhow::Result<Axis> {
     let err = |msg: String| crate::user_error!("{origin}: sweep.{name}: {msg}");
     let values: Vec<Value> = match v {
+        toml::Value::Array(items) if items.len() > MAX_AXIS_VALUES => {
+            return Err(err(format!(
+                "the list has {} values, more than the {MAX_AXIS_VALUES} an axis may have",
+                items.len()
+            )));
+        }
         toml::Value::Array(items) => items
             .iter()
             .map(to_value)
@@ -353,7 +457,7 @@ fn axis(name: &str, v: &toml::Value, origin: &Origin) -> anyhow::Result<Axis> {
         }
     };
     if values.is_empty() {
-        return Err(err("the sweep has no values".to_string()));
+        return Err(err("the list is empty".to_string()));
     }
     Ok(Axis {
         name: name.to_string(),
@@ -380,6 +484,16 @@ fn range(t: &toml::Table) -> Result<Vec<Value>, String> {
         (Some(a), Some(b)) => (a, b),
         _ => return Err("a range needs start and stop".to_string()),
     };
+    for k in ["start", "stop", "step"] {
+        let Some(v) = get(k)? else { continue };
+        match v {
+            Value::Float(f) if !f.is_finite() => {
+                return Err(format!("{k} = {f} is not a finite number"));
+            }
+            Value::Int(_) | Value::Float(_) => {}
+            other => return Err(format!("{k} = {other} is not a number")),
+        }
+    }
     let scale = match t.get("scale") {
         None => "linear",
         Some(toml::Value::String(s)) if s == "linear" || s == "log" => s.as_str(),
@@ -394,24 +508,33 @@ fn range(t: &toml::Table) -> Result<Vec<Value>, String> {
                 if *s <= 0 || b < a {
                     return Err("step must be positive and stop at least start".to_string());
                 }
-                let count = (b - a) / s + 1;
-                if count > 100_000 {
-                    return Err(format!("the range has {count} values (at most 100000)"));
+                let count = (i128::from(*b) - i128::from(*a)) / i128::from(*s) + 1;
+                if count > MAX_AXIS_VALUES as i128 {
+                    return Err(format!(
+                        "the range has {count} values, more than the {MAX_AXIS_VALUES} an axis may have"
+                    ));
                 }
-                return Ok((0..count).map(|i| Value::Int(a + i * s)).collect());
+                return Ok((0..count as i64).map(|i| Value::Int(a + i * s)).collect());
             }
             let (a, b, s) = (num(&start)?, num(&stop)?, num(&step)?);
             if s <= 0.0 || b < a {
                 return Err("step must be positive and stop at least start".to_string());
             }
-            let count = ((b - a) / s + 1e-9).floor() as i64 + 1;
-            if count > 100_000 {
-                return Err(format!("the range has {count} values (at most 100000)"));
+            let count = ((b - a) / s + 1e-9).floor() + 1.0;
+            if !count.is_finite() || count > MAX_AXIS_VALUES as f64 {
+                return Err(format!(
+                    "the range has {count:.3e} values, more than the {MAX_AXIS_VALUES} an axis may have"
+                ));
             }
-            Ok((0..count).map(|i| Value::Float(a + i as f64 * s)).collect())
+            Ok((0..count as i64)
+                .map(|i| Value::Float(a + i as f64 * s))
+                .collect())
         }
         (None, Some(Value::Int(n))) if (1..=100_000).contains(&n) => {
             let (a, b) = (num(&start)?, num(&stop)?);
+            if (b - a).is_infinite() {
+                return Err(format!("the range from {a} to {b} is too wide"));
+            }
             if scale == "log" && (a <= 0.0 || b <= 0.0) {
                 return Err("a log range needs positive start and stop".to_string());
             }
@@ -459,12 +582,19 @@ fn to_value(v: &toml::Value) -> Result<Value, String> {
     }
 }
 
-/// Parses the value of a `--set`: TOML if it parses, else a bare string.
-fn parse_override_value(text: &str) -> toml::Value {
-    toml::from_str::<toml::Table>(&format!("v = {text}"))
-        .ok()
-        .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(text.to_string()))
+/// Parses the value of a `--set`: TOML if it parses, else a bare string. A value that
+/// starts like a list, table or quoted string must be valid TOML: `[0.9,` is an error,
+/// not the string "[0.9,".
+fn parse_override_value(text: &str) -> Result<toml::Value, String> {
+    match toml::from_str::<toml::Table>(&format!("v = {text}")) {
+        Ok(mut t) => Ok(t.remove("v").unwrap_or(toml::Value::String(String::new()))),
+        Err(e) if text.starts_with(['[', '{', '"', '\'']) => Err(format!(
+            "the value {} is not valid TOML: {}",
+            crate::util::input::excerpt(text),
+            e.message().trim().replace('\n', " ")
+        )),
+        Err(_) => Ok(toml::Value::String(text.to_string())),
+    }
 }
 
 fn apply_override(
@@ -475,12 +605,17 @@ fn apply_override(
     o: &str,
 ) -> anyhow::Result<()> {
     let Some((key, text)) = o.split_once('=') else {
-        crate::user_bail!("--set {o}: expected KEY=VALUE");
+        crate::user_bail!(
+            "--set {}: expected KEY=VALUE",
+            crate::util::input::excerpt(o).trim_matches('"')
+        );
     };
     let key = key.trim();
-    let value = parse_override_value(text.trim());
-    let origin = Origin::Set(o.to_string());
-    let bad = |msg: &str| crate::user_error!("--set {o}: {msg}");
+    let shown = crate::util::input::excerpt(o);
+    let shown = shown.trim_matches('"');
+    let origin = Origin::Set(shown.to_string());
+    let bad = |msg: &str| crate::user_error!("--set {shown}: {msg}");
+    let value = parse_override_value(text.trim()).map_err(|e| bad(&e))?;
     let path: Vec<&str> = key.split('.').collect();
     let as_u64 = |v: &toml::Value| match v {
         toml::Value::Integer(i) if *i >= 0 => Ok(*i as u64),
@@ -491,7 +626,11 @@ fn apply_override(
         _ => Err(bad("expected a string")),
     };
     match path.as_slice() {
-        ["experiment", "name"] => config.name = as_string(&value)?,
+        ["experiment", "name"] => {
+            let name = as_string(&value)?;
+            check_name("experiment", &name, &format!("--set {shown}"))?;
+            config.name = name;
+        }
         ["experiment", "description"] => config.description = as_string(&value)?,
         ["experiment", "domain"] => {
             config.domain = Located {

@@ -152,6 +152,7 @@ pub fn load_studies(dir: &Path) -> anyhow::Result<Vec<Study>> {
         study.name = path
             .file_stem()
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        crate::pipeline::config::check_name("study", &study.name, &source)?;
         studies.push(study);
     }
     studies.sort_by(|a, b| (a.order, &a.name).cmp(&(b.order, &b.name)));
