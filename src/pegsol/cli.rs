@@ -75,6 +75,10 @@ pub struct SolveArgs {
     /// Pause between jumps of the replay on a terminal, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 300)]
     pub delay_ms: u64,
+    /// Memory budget of the strong solver's transposition table: MB, or with a unit
+    /// (512M, 4G). The solver stops with an error before passing it.
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
+    pub memory_limit: u64,
 }
 
 #[derive(Debug, Args)]
@@ -87,6 +91,10 @@ pub struct CountArgs {
     /// Stop after this many jumps.
     #[arg(long, value_name = "N")]
     pub max_jumps: Option<u32>,
+    /// Memory budget of the layers kept: MB, or with a unit (512M, 4G). Counting stops
+    /// with an error before passing it.
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
+    pub memory_limit: u64,
 }
 
 /// Parses a budget: a positive integer, commas and underscores allowed.
@@ -146,7 +154,14 @@ fn solve(a: &SolveArgs) -> anyhow::Result<()> {
             (r.solution, stats)
         }
         SolverName::Strong => {
-            let r = solver::solve(&p.shape, p.start, budget);
+            let r = solver::solve_within(&p.shape, p.start, budget, a.memory_limit);
+            if r.out_of_memory {
+                crate::user_bail!(
+                    "the strong solver stopped after expanding {} boards: its transposition table would pass the memory limit of {} (--memory-limit raises it, --budget stops earlier)",
+                    r.expanded,
+                    crate::util::memory::bytes_text(a.memory_limit)
+                );
+            }
             let mut stats = stats_block(
                 r.expanded,
                 r.generated,
@@ -222,7 +237,7 @@ fn count_cmd(a: &CountArgs) -> anyhow::Result<()> {
         )?;
     }
     let mut failed = None;
-    let rows = count::count_with(&p.shape, p.start, a.max_jumps, |r| {
+    let rows = count::count_within(&p.shape, p.start, a.max_jumps, a.memory_limit, |r| {
         let line = if a.csv {
             format!("{},{},{}", r.jumps, r.positions, r.positions_up_to_symmetry)
         } else {

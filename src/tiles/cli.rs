@@ -80,6 +80,10 @@ pub struct SolveArgs {
     /// Also print the blank's moves (IDA* and A*).
     #[arg(long)]
     pub show_moves: bool,
+    /// Memory budget of bfs, dfs and astar (which store states): MB, or with a unit
+    /// (512M, 4G). The search stops with an error before passing it. IDA* stores none.
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
+    pub memory_limit: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -170,7 +174,14 @@ fn load(a: &BoardArgs) -> anyhow::Result<(Board, Board)> {
 fn solve(a: &SolveArgs) -> anyhow::Result<String> {
     let (start, goal) = load(&a.board)?;
     let order = MoveOrder::parse(&a.move_order)?;
-    let problem = Problem::new(start, goal, order, a.board.heuristic);
+    let problem =
+        Problem::new(start, goal, order, a.board.heuristic).with_memory_limit(a.memory_limit);
+    let out_of_memory = |name: &str, stored: u64| {
+        user_error!(
+            "{name} stopped after expanding {stored} states: its stored states would pass the memory limit of {} (--memory-limit raises it; ida stores no states)",
+            crate::util::memory::bytes_text(a.memory_limit)
+        )
+    };
     let moves_line = |m: &[crate::tiles::Dir]| -> String {
         let letters: String = m.iter().map(|d| d.letter()).collect();
         format!("Moves = {letters}\n")
@@ -196,6 +207,14 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
             } else {
                 problem.dfs(a.expand_limit)
             };
+            if o.stats.out_of_memory {
+                let name = if a.algorithm == Algorithm::Bfs {
+                    "bfs"
+                } else {
+                    "dfs"
+                };
+                return Err(out_of_memory(name, o.stats.expanded));
+            }
             match &o.path {
                 Some(p) => format::gsa_result(o.stats.expanded, o.cost, Some(&moves_of(p))),
                 None => format::gsa_result(o.stats.expanded, o.last_depth, None),
@@ -203,6 +222,9 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         }
         Algorithm::Astar => {
             let o = problem.astar(a.expand_limit);
+            if o.stats.out_of_memory {
+                return Err(out_of_memory("astar", o.stats.expanded));
+            }
             match &o.path {
                 Some(p) => {
                     let mut s = format::astar_transcript(&problem, p, o.stats.max_frontier);
