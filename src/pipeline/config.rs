@@ -922,4 +922,121 @@ base_seed = 7
                 .contains("two variants")
         );
     }
+
+    fn err(text: &str, sets: &[&str]) -> String {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let e = parse(text, "c.toml", &sets).unwrap_err();
+        assert!(crate::util::error::is_user_error(&e), "{e}");
+        assert!(!e.to_string().contains('\n'));
+        e.to_string()
+    }
+
+    #[test]
+    fn names_are_plain_file_names() {
+        for bad in [
+            "../../escaped_exp",
+            "/tmp/x",
+            "",
+            ".hidden",
+            "a/b",
+            "a b",
+            "é",
+        ] {
+            let text = BASIC.replace("[experiment]\n", &format!("[experiment]\nname = {bad:?}\n"));
+            let e = err(&text, &[]);
+            assert!(
+                e.starts_with("c.toml:2: the experiment name"),
+                "{bad:?}: {e}"
+            );
+        }
+        let long = "x".repeat(100_000);
+        let e = err(BASIC, &[&format!("experiment.name={long}")]);
+        assert!(e.contains("is too long") && e.len() < 300, "{e}");
+        let e = err(BASIC, &["experiment.name=../../x"]);
+        assert!(
+            e.starts_with("--set experiment.name=../../x: the experiment name"),
+            "{e}"
+        );
+        let plot =
+            format!("{BASIC}\n[[plot]]\nname = \"../../../../tmp/x\"\nkind = \"box\"\ny = \"a\"\n");
+        assert!(
+            err(&plot, &[]).starts_with("c.toml:16: the plot name"),
+            "{}",
+            err(&plot, &[])
+        );
+        let table = format!("{BASIC}\n[[table]]\nname = \"\"\ngroup_by = []\nmetrics = []\n");
+        assert!(err(&table, &[]).contains("the table name \"\" is empty"));
+        let variant = format!("{BASIC}\n[[variant]]\nname = \"a/b\"\n");
+        assert!(err(&variant, &[]).starts_with("c.toml:17: the variant name"));
+        assert!(
+            parse(
+                &BASIC.replace("[experiment]\n", "[experiment]\nname = \"ok-1.v2_x\"\n"),
+                "c.toml",
+                &[]
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_second_table_or_plot_of_the_same_name_is_refused() {
+        let t = "\n[[table]]\nname = \"t\"\ngroup_by = []\nmetrics = [\"a\"]\n";
+        let e = err(&format!("{BASIC}{t}{t}"), &[]);
+        assert!(
+            e.starts_with("c.toml:21: a second table is named \"t\""),
+            "{e}"
+        );
+        let p = "\n[[plot]]\nname = \"p\"\nkind = \"box\"\ny = \"a\"\n";
+        let e = err(&format!("{BASIC}{p}{p}"), &[]);
+        assert!(e.contains("a second plot is named \"p\""), "{e}");
+    }
+
+    #[test]
+    fn absurd_plans_are_refused_before_they_are_built() {
+        let two = "[experiment]\ndomain = \"rjm\"\nalgorithm = \"anneal\"\n[sweep]\na = { start = 1, stop = 100000, step = 1 }\nb = { start = 1, stop = 100000, step = 1 }\n";
+        let started = std::time::Instant::now();
+        let e = err(two, &[]);
+        assert!(e.contains("the plan has 10000000000 runs"), "{e}");
+        let e = err(
+            "[experiment]\ndomain = \"rjm\"\nalgorithm = \"anneal\"\n[sweep]\na = { start = 1, stop = 100000, step = 1 }\n",
+            &["replicates.count=1000000"],
+        );
+        assert!(e.contains("100000000000 runs"), "{e}");
+        let list = format!(
+            "[experiment]\ndomain = \"rjm\"\nalgorithm = \"anneal\"\n[sweep]\na = [{}]\n",
+            vec!["1"; 200_000].join(",")
+        );
+        let e = err(&list, &[]);
+        assert!(e.contains("the list has 200000 values"), "{e}");
+        assert!(started.elapsed().as_secs() < 10);
+    }
+
+    #[test]
+    fn ranges_say_what_is_wrong() {
+        let with = |r: &str| BASIC.replace("{ start = 0.9, stop = 0.99, num = 2 }", r);
+        let e = err(&with("{ start = 0.9, stop = nan, step = 0.01 }"), &[]);
+        assert!(e.contains("stop = NaN is not a finite number"), "{e}");
+        let e = err(&with("{ start = 0.9, stop = inf, step = 0.01 }"), &[]);
+        assert!(e.contains("stop = inf is not a finite number"), "{e}");
+        let e = err(&with("{ start = 0.9, stop = 0.99, step = 1e-300 }"), &[]);
+        assert!(e.contains("more than the 100000"), "{e}");
+        let e = err(
+            &with("{ start = -9223372036854775808, stop = 9223372036854775807, step = 1 }"),
+            &[],
+        );
+        assert!(e.contains("18446744073709551616 values"), "{e}");
+        let e = err(&with("{ start = -1e308, stop = 1e308, num = 3 }"), &[]);
+        assert!(e.contains("too wide"), "{e}");
+    }
+
+    #[test]
+    fn a_set_value_that_looks_like_toml_must_be_toml() {
+        let e = err(BASIC, &["sweep.decay=[0.9,"]);
+        assert!(
+            e.starts_with("--set sweep.decay=[0.9,: the value \"[0.9,\" is not valid TOML"),
+            "{e}"
+        );
+        let long = format!("params.x=[{}", "1,".repeat(50_000));
+        assert!(err(BASIC, &[&long]).len() < 400);
+    }
 }
