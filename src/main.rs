@@ -28,6 +28,10 @@ fn main() {
         }
     };
     if let Err(err) = searchlab::cli::run(cli) {
+        // A reader that stops reading (`searchlab pegsol levels | head -1`) is a normal end.
+        if searchlab::util::error::is_broken_pipe(&err) {
+            std::process::exit(0);
+        }
         eprintln!("searchlab: {}", searchlab::util::error::one_line(&err));
         std::process::exit(searchlab::util::error::exit_code(&err));
     }

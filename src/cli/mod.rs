@@ -6,6 +6,7 @@ use crate::pipeline::progress::Progress;
 use crate::present::figure::Better;
 use crate::report::{ReportOptions, load_studies, project_dir};
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
@@ -91,7 +92,7 @@ struct ExecArgs {
 impl ExecArgs {
     fn options(&self) -> Options {
         Options {
-            jobs: self.jobs,
+            jobs: crate::pipeline::execute::cap_jobs("--jobs", self.jobs),
             force: self.force,
             out: self.out.clone(),
         }
@@ -110,7 +111,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let progress = Progress::new(missing as u64, exec.quiet);
             let done = run_experiment(&config, &plan, &exec.options(), &progress)?;
             progress.finish();
-            println!(
+            writeln!(
+                std::io::stdout().lock(),
                 "{}: {} runs ({} computed, {} reused) in {:.1} s -> {}",
                 done.name,
                 done.runs,
@@ -118,7 +120,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 done.runs - done.computed,
                 done.seconds,
                 done.dir.display()
-            );
+            )?;
         }
         Command::Report { exec, studies } => {
             let opts = ReportOptions {
@@ -127,7 +129,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 quiet: exec.quiet,
             };
             let path = crate::report::build(&runners, &crate::domains::functions(), &opts)?;
-            println!("report: {}", path.display());
+            writeln!(std::io::stdout().lock(), "report: {}", path.display())?;
         }
         Command::List => list(&runners)?,
         Command::Compare {
@@ -157,6 +159,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
     let dir = project_dir("configs");
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| crate::user_error!("{}: {e}", dir.display()))?
@@ -164,28 +167,34 @@ fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     entries.sort();
-    println!("Experiments ({}):", dir.display());
+    writeln!(out, "Experiments ({}):", dir.display())?;
     for path in entries {
         let config = crate::pipeline::config::load(&path, &[])?;
         let runs = crate::pipeline::plan::plan(&config, runners)
             .map(|p| p.runs.len().to_string())
             .unwrap_or_else(|e| format!("invalid: {e}"));
-        println!(
+        writeln!(
+            out,
             "  {:<22} {}/{}, {} runs  {}",
             config.name, config.domain.value, config.algorithm.value, runs, config.description
-        );
+        )?;
     }
     let studies = load_studies(&crate::domains::functions())?;
-    println!("\nStudies of the report (experiments/):");
+    writeln!(out, "\nStudies of the report (experiments/):")?;
     for s in studies {
         let default = if s.default {
             ""
         } else {
             "  [not in the default report: searchlab report --study NAME]"
         };
-        println!("  {:<22} {}{default}", s.name, crate::report::describe(&s));
+        writeln!(
+            out,
+            "  {:<22} {}{default}",
+            s.name,
+            crate::report::describe(&s)
+        )?;
     }
-    println!("\nDomains and algorithms:");
+    writeln!(out, "\nDomains and algorithms:")?;
     for r in runners {
         for a in r.algorithms() {
             let params: Vec<String> = a
@@ -197,7 +206,12 @@ fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<
                 })
                 .collect();
             let name = format!("{}/{}", r.domain(), a.name);
-            println!("  {name:<22} {} [{}]", a.description, params.join(", "));
+            writeln!(
+                out,
+                "  {name:<22} {} [{}]",
+                a.description,
+                params.join(", ")
+            )?;
         }
     }
     Ok(())

@@ -75,6 +75,10 @@ pub struct SolveArgs {
     /// Pause between jumps of the replay on a terminal, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 300)]
     pub delay_ms: u64,
+    /// Memory budget of the strong solver's transposition table: MB, or with a unit
+    /// (512M, 4G). The solver stops with an error before passing it.
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
+    pub memory_limit: u64,
 }
 
 #[derive(Debug, Args)]
@@ -87,19 +91,39 @@ pub struct CountArgs {
     /// Stop after this many jumps.
     #[arg(long, value_name = "N")]
     pub max_jumps: Option<u32>,
+    /// Memory budget of the layers kept: MB, or with a unit (512M, 4G). Counting stops
+    /// with an error before passing it.
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
+    pub memory_limit: u64,
 }
 
 /// Parses a budget: a positive integer, commas and underscores allowed.
 pub fn parse_budget(text: &str) -> anyhow::Result<u64> {
-    let digits: String = text
-        .trim()
-        .chars()
-        .filter(|c| *c != ',' && *c != '_')
-        .collect();
-    match digits.parse::<i128>() {
-        Ok(b) if b >= 1 => Ok(u64::try_from(b).unwrap_or(u64::MAX)),
-        Ok(b) => crate::user_bail!("--budget {b} is below 1 (it counts expanded nodes)"),
-        Err(_) => crate::user_bail!("--budget {text:?} is not a whole number"),
+    let t = text.trim();
+    let (negative, unsigned) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    // Groups of digits separated by single commas or underscores: 1,500,000 or 10_000,
+    // not 1,,0 or ,5.
+    let groups: Vec<&str> = unsigned.split([',', '_']).collect();
+    if groups
+        .iter()
+        .any(|g| g.is_empty() || !g.bytes().all(|b| b.is_ascii_digit()))
+    {
+        crate::user_bail!(
+            "--budget {} is not a whole number (digits, optionally grouped by single commas or underscores)",
+            crate::util::input::excerpt(text)
+        );
+    }
+    let digits = groups.concat();
+    let value = digits.trim_start_matches('0');
+    if negative || value.is_empty() {
+        crate::user_bail!("--budget {t} is below 1 (it counts expanded nodes)");
+    }
+    match value.parse::<u64>() {
+        Ok(b) => Ok(b),
+        Err(_) => crate::user_bail!("--budget {t} is too large (at most {})", u64::MAX),
     }
 }
 
@@ -130,7 +154,14 @@ fn solve(a: &SolveArgs) -> anyhow::Result<()> {
             (r.solution, stats)
         }
         SolverName::Strong => {
-            let r = solver::solve(&p.shape, p.start, budget);
+            let r = solver::solve_within(&p.shape, p.start, budget, a.memory_limit);
+            if r.out_of_memory {
+                crate::user_bail!(
+                    "the strong solver stopped after expanding {} boards: its transposition table would pass the memory limit of {} (--memory-limit raises it, --budget stops earlier)",
+                    r.expanded,
+                    crate::util::memory::bytes_text(a.memory_limit)
+                );
+            }
             let mut stats = stats_block(
                 r.expanded,
                 r.generated,
@@ -206,7 +237,7 @@ fn count_cmd(a: &CountArgs) -> anyhow::Result<()> {
         )?;
     }
     let mut failed = None;
-    let rows = count::count_with(&p.shape, p.start, a.max_jumps, |r| {
+    let rows = count::count_within(&p.shape, p.start, a.max_jumps, a.memory_limit, |r| {
         let line = if a.csv {
             format!("{},{},{}", r.jumps, r.positions, r.positions_up_to_symmetry)
         } else {
@@ -255,7 +286,17 @@ mod tests {
     fn budgets_parse_with_separators_and_reject_below_one() {
         assert_eq!(parse_budget("1,500,000").unwrap(), 1_500_000);
         assert_eq!(parse_budget("10_000").unwrap(), 10_000);
-        for bad in ["0", "-5", "ten"] {
+        for bad in [
+            "0",
+            "-5",
+            "ten",
+            "1,,0",
+            ",5",
+            "5,",
+            "+5",
+            "1__0",
+            "99999999999999999999999",
+        ] {
             let e = parse_budget(bad).unwrap_err();
             assert_eq!(crate::util::error::exit_code(&e), 2, "{bad}");
         }

@@ -21,9 +21,9 @@ pub struct CountRow {
     pub positions_up_to_symmetry: u64,
 }
 
-/// The most positions (up to the start's symmetries) one layer may hold before counting
-/// stops: about 4 GB of keys while the next layer is built.
-pub const MAX_LAYER: usize = 60_000_000;
+/// Boards of the current layer expanded at a time: their children (at most a few
+/// hundred MB of keys) are added to the next layer, whose size is then checked.
+const BATCH: usize = 1 << 20;
 
 /// Counts the reachable positions per number of jumps, stopping after the last layer
 /// that is not empty.
@@ -32,20 +32,41 @@ pub fn count(shape: &Shape, start: Board) -> anyhow::Result<Vec<CountRow>> {
 }
 
 /// [`count`] up to `max_jumps` jumps (all when `None`), calling `progress` with each row
-/// as soon as it is known. A layer larger than [`MAX_LAYER`] stops the count with an
-/// error (the rows so far have been reported) rather than exhausting memory.
+/// as soon as it is known, within the default memory budget
+/// ([`crate::util::memory::DEFAULT_MEMORY_LIMIT`]; see [`count_within`]).
 pub fn count_with(
     shape: &Shape,
     start: Board,
     max_jumps: Option<u32>,
     progress: impl FnMut(&CountRow),
 ) -> anyhow::Result<Vec<CountRow>> {
+    count_within(
+        shape,
+        start,
+        max_jumps,
+        crate::util::memory::DEFAULT_MEMORY_LIMIT,
+        progress,
+    )
+}
+
+/// [`count_with`] within a memory budget of `memory_limit` bytes: the keys of the
+/// current layer and of the next one being built are counted as it grows (checked after
+/// each batch of [`BATCH`] boards, and the next layer is deduplicated whenever it has
+/// doubled), and the count stops with a user error (the rows so far have been
+/// reported) before they would pass the budget.
+pub fn count_within(
+    shape: &Shape,
+    start: Board,
+    max_jumps: Option<u32>,
+    memory_limit: u64,
+    progress: impl FnMut(&CountRow),
+) -> anyhow::Result<Vec<CountRow>> {
     let packer = Packer::new(shape.holes());
     let max = max_jumps.unwrap_or(u32::MAX);
     if packer.fits_u64 {
-        layers::<u64>(shape, start, &packer, max, progress)
+        layers::<u64>(shape, start, &packer, max, memory_limit, progress)
     } else {
-        layers::<u128>(shape, start, &packer, max, progress)
+        layers::<u128>(shape, start, &packer, max, memory_limit, progress)
     }
 }
 
@@ -54,8 +75,16 @@ fn layers<K: Key + Ord>(
     start: Board,
     packer: &Packer,
     max_jumps: u32,
+    memory_limit: u64,
     mut progress: impl FnMut(&CountRow),
 ) -> anyhow::Result<Vec<CountRow>> {
+    let key_bytes = std::mem::size_of::<K>() as u64;
+    let over = |jumps: u32, keys: usize| {
+        crate::user_error!(
+            "counting stops after {jumps} jumps: the next layer needs more than the memory limit of {} ({keys} positions held so far; --memory-limit raises it, --max-jumps stops earlier)",
+            crate::util::memory::bytes_text(memory_limit)
+        )
+    };
     let all: Vec<usize> = (0..shape.symmetry_count()).collect();
     // The symmetries fixing the start also fix the whole reachable set.
     let fixing = shape.stabilizer(start);
@@ -92,32 +121,55 @@ fn layers<K: Key + Ord>(
         if jumps >= max_jumps {
             break;
         }
-        if layer.len() > MAX_LAYER {
-            crate::user_bail!(
-                "counting stops after {jumps} jumps: that layer holds {} positions up to symmetry, more than the {MAX_LAYER} this command keeps in memory (use --max-jumps to stop earlier)",
-                layer.len()
-            );
+        // Up front: the layer, and a next layer at least as large, must fit.
+        if (layer.len() as u64).saturating_mul(2 * key_bytes) > memory_limit {
+            return Err(over(jumps, layer.len()));
         }
-        let mut next: Vec<K> = layer
-            .par_chunks(1 << 14)
-            .flat_map_iter(|chunk| {
-                let mut out = Vec::with_capacity(chunk.len() * 8);
-                for &k in chunk {
-                    let b = unpack(k);
-                    shape.for_each_jump(b, |j| {
-                        let child = shape.canonical_in(&fixing, b.apply(j)).0;
-                        out.push(K::from_mask(child.0, packer));
-                        true
-                    });
+        let mut next: Vec<K> = Vec::new();
+        let mut deduped = 0usize;
+        for batch in layer.chunks(BATCH) {
+            let part: Vec<K> = batch
+                .par_chunks(1 << 14)
+                .flat_map_iter(|chunk| {
+                    let mut out = Vec::with_capacity(chunk.len() * 8);
+                    for &k in chunk {
+                        let b = unpack(k);
+                        shape.for_each_jump(b, |j| {
+                            let child = shape.canonical_in(&fixing, b.apply(j)).0;
+                            out.push(K::from_mask(child.0, packer));
+                            true
+                        });
+                    }
+                    out.sort_unstable();
+                    out.dedup();
+                    out
+                })
+                .collect();
+            // Growing `next` may double its buffer: count the old and the new one.
+            let needed = (layer.len() + part.len()) as u64 * key_bytes
+                + (next.len() + part.len()) as u64 * key_bytes * 2;
+            if needed > memory_limit {
+                next.par_sort_unstable();
+                next.dedup();
+                next.shrink_to_fit();
+                deduped = next.len();
+                let needed = (layer.len() + part.len()) as u64 * key_bytes
+                    + (next.len() + part.len()) as u64 * key_bytes * 2;
+                if needed > memory_limit {
+                    return Err(over(jumps, layer.len() + next.len()));
                 }
-                out.sort_unstable();
-                out.dedup();
-                out
-            })
-            .collect();
+            }
+            next.extend(part);
+            if next.len() > 2 * deduped + BATCH * 4 {
+                next.par_sort_unstable();
+                next.dedup();
+                deduped = next.len();
+            }
+        }
         drop(layer);
         next.par_sort_unstable();
         next.dedup();
+        next.shrink_to_fit();
         layer = next;
     }
     Ok(rows)
@@ -177,6 +229,16 @@ mod tests {
             .map(|r| (r.positions, r.positions_up_to_symmetry))
             .collect();
         assert_eq!(got, brute(&p.shape, p.start, 3));
+    }
+
+    #[test]
+    fn a_count_past_its_memory_budget_stops_with_a_user_error() {
+        let p = level(4).unwrap();
+        let mut rows = 0;
+        let err = count_within(&p.shape, p.start, None, 1 << 20, |_| rows += 1).unwrap_err();
+        assert!(crate::util::error::is_user_error(&err));
+        assert!(err.to_string().contains("memory limit of 1 MiB"), "{err}");
+        assert!(rows > 3);
     }
 
     #[test]

@@ -85,9 +85,40 @@ fn board_lines(text: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
-/// Parses a board from text (the contents of a board file named `origin`).
+/// Parses a board from text (the contents of a board file named `origin`): rows of
+/// `o`, `.` and `-`, or the board as `pegsol levels` prints it (each hole three
+/// characters wide, ` o ` or ` . `, spaces where there is no hole, an optional
+/// `level N: …` line first), so that a printed board reads back.
 pub fn parse_board(text: &str, origin: &str) -> anyhow::Result<Puzzle> {
-    let (shape, start) = parse_rows(&board_lines(text), origin)?;
+    let mut lines = board_lines(text);
+    if lines.first().is_some_and(|(_, l)| l.starts_with("level ")) {
+        lines.remove(0);
+    }
+    if let Some(&(n, _)) = lines.iter().find(|(_, l)| l.starts_with("level ")) {
+        crate::user_bail!("{origin}: line {n}: a second board (a file holds one board)");
+    }
+    let spaced: Vec<(usize, String)>;
+    if lines.iter().any(|(_, l)| l.contains(' ')) {
+        spaced = lines
+            .iter()
+            .map(|&(n, l)| unspace(l, n, origin).map(|row| (n, row)))
+            .collect::<anyhow::Result<_>>()?;
+        let width = spaced.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
+        lines = spaced.iter().map(|(n, r)| (*n, r.as_str())).collect();
+        // Rows were trimmed on the right: pad them with "no hole".
+        let padded: Vec<(usize, String)> = lines
+            .iter()
+            .map(|&(n, r)| (n, format!("{r:-<width$}")))
+            .collect();
+        let rows: Vec<(usize, &str)> = padded.iter().map(|(n, r)| (*n, r.as_str())).collect();
+        let (shape, start) = parse_rows(&rows, origin)?;
+        return Ok(Puzzle {
+            name: origin.to_string(),
+            shape,
+            start,
+        });
+    }
+    let (shape, start) = parse_rows(&lines, origin)?;
     Ok(Puzzle {
         name: origin.to_string(),
         shape,
@@ -95,10 +126,35 @@ pub fn parse_board(text: &str, origin: &str) -> anyhow::Result<Puzzle> {
     })
 }
 
+/// One row in the printed format (` o  .    o`) as a compact row (`o.-o`).
+fn unspace(line: &str, line_no: usize, origin: &str) -> anyhow::Result<String> {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() > 3 * SIZE {
+        crate::user_bail!(
+            "{origin}: line {line_no}: row has more than {SIZE} holes' width ({} characters)",
+            chars.len()
+        );
+    }
+    let mut row = String::new();
+    for (x, cell) in chars.chunks(3).enumerate() {
+        let c = |i: usize| cell.get(i).copied().unwrap_or(' ');
+        if c(0) != ' ' || c(2) != ' ' {
+            crate::user_bail!(
+                "{origin}: line {line_no}, column {}: in a spaced board each hole is \" o \" or \" . \" (three characters), and a missing hole is three spaces",
+                3 * x + 1
+            );
+        }
+        row.push(match c(1) {
+            ' ' => '-',
+            other => other,
+        });
+    }
+    Ok(row)
+}
+
 /// Reads and parses a board file.
 pub fn load_board_file(path: &Path) -> anyhow::Result<Puzzle> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| crate::user_error!("cannot read board file {}: {e}", path.display()))?;
+    let text = crate::util::input::read_file(path, "board file")?;
     parse_board(&text, &path.display().to_string())
 }
 
@@ -190,10 +246,38 @@ mod tests {
                 one_line(&err)
             );
         }
+        let err = parse_board(" o  x\n", "b.txt").unwrap_err();
+        assert!(
+            one_line(&err).contains("unknown character 'x'"),
+            "{}",
+            one_line(&err)
+        );
+        let err = parse_board("oo o\n", "b.txt").unwrap_err();
+        assert_eq!(exit_code(&err), 2);
         let err = level(9).unwrap_err();
         assert_eq!(exit_code(&err), 2);
         assert_eq!(one_line(&err), "unknown level 9 (levels are 0 to 8)");
         assert_eq!(exit_code(&level(-1).unwrap_err()), 2);
+    }
+
+    #[test]
+    fn the_printed_levels_read_back() {
+        for l in 0..LEVEL_COUNT as i64 {
+            let p = level(l).unwrap();
+            let printed = format!(
+                "level {l}: {} pegs\n{}",
+                p.initial_pegs(),
+                crate::pegsol::render::board_text(&p.shape, p.start, None)
+            );
+            let back = parse_board(&printed, "printed").unwrap();
+            // The same board, possibly translated (the print starts at its bounding box).
+            assert_eq!(back.initial_pegs(), p.initial_pegs(), "level {l}");
+            assert_eq!(back.shape.hole_count(), p.shape.hole_count(), "level {l}");
+            assert_eq!(
+                crate::pegsol::render::board_text(&back.shape, back.start, None),
+                crate::pegsol::render::board_text(&p.shape, p.start, None)
+            );
+        }
     }
 
     #[test]

@@ -270,12 +270,13 @@ pub fn run(p: &Puzzle) -> anyhow::Result<()> {
         Status::Over => "game over",
         Status::Playing => "quit",
     };
-    println!(
+    writeln!(
+        io::stdout().lock(),
         "{}: {verdict} after {} jumps, {} left",
         p.name,
         game.jumps_made(),
         pegs_text(game.board.pegs())
-    );
+    )?;
     Ok(())
 }
 

@@ -100,7 +100,17 @@ impl Runner for PegsolRunner {
             }
             "strong" => {
                 let budget = params.opt_int("budget")?.map(|b| b.max(1) as u64);
-                let r = solver::solve(&p.shape, p.start, budget);
+                // The default budget shared by the runs going on at once.
+                let memory = crate::util::memory::DEFAULT_MEMORY_LIMIT
+                    / rayon::current_num_threads().max(1) as u64;
+                let r = solver::solve_within(&p.shape, p.start, budget, memory);
+                if r.out_of_memory {
+                    crate::user_bail!(
+                        "the strong solver's transposition table would pass its memory budget of {} after {} expansions (give a budget to stop earlier)",
+                        crate::util::memory::bytes_text(memory),
+                        r.expanded
+                    );
+                }
                 PegsolMetrics {
                     initial_pegs: r.initial_pegs,
                     pegs_left: r.pegs_left,

@@ -37,6 +37,8 @@ pub struct StrongResult {
     pub generated: u64,
     /// Boards kept in the transposition table at the end.
     pub table_entries: u64,
+    /// The search stopped because the transposition table would pass the memory budget.
+    pub out_of_memory: bool,
     pub elapsed: Duration,
 }
 
@@ -71,11 +73,31 @@ pub fn possible_last_holes(shape: &Shape, start: Board) -> Vec<u32> {
 
 /// Runs the solver. `node_limit` caps expansions (then the result may not be optimal).
 pub fn solve(shape: &Shape, start: Board, node_limit: Option<u64>) -> StrongResult {
+    solve_within(
+        shape,
+        start,
+        node_limit,
+        crate::util::memory::DEFAULT_MEMORY_LIMIT,
+    )
+}
+
+/// [`solve`] whose transposition table stays within `memory_limit` bytes: the search
+/// stops (with `out_of_memory`, not proved) before a growth of the table would pass it.
+pub fn solve_within(
+    shape: &Shape,
+    start: Board,
+    node_limit: Option<u64>,
+    memory_limit: u64,
+) -> StrongResult {
     let packer = Packer::new(shape.holes());
     if packer.fits_u64 {
-        Search::<u64>::new(shape, start, &packer, node_limit).run()
+        let mut s = Search::<u64>::new(shape, start, &packer, node_limit);
+        s.memory_limit = memory_limit;
+        s.run()
     } else {
-        Search::<u128>::new(shape, start, &packer, node_limit).run()
+        let mut s = Search::<u128>::new(shape, start, &packer, node_limit);
+        s.memory_limit = memory_limit;
+        s.run()
     }
 }
 
@@ -91,6 +113,8 @@ struct Search<'a, K: Key> {
     expanded: u64,
     generated: u64,
     aborted: bool,
+    memory_limit: u64,
+    out_of_memory: bool,
     path: Vec<Jump>,
     best: (u32, Vec<Jump>),
     /// Move-ordering weight of each cell: distance from the middle of the holes.
@@ -138,6 +162,8 @@ impl<'a, K: Key> Search<'a, K> {
             expanded: 0,
             generated: 0,
             aborted: false,
+            memory_limit: u64::MAX,
+            out_of_memory: false,
             path: Vec::with_capacity(depth),
             best: (start.pegs(), Vec::new()),
             weight,
@@ -176,7 +202,7 @@ impl<'a, K: Key> Search<'a, K> {
                 if self.dfs(self.start, initial, 0) {
                     break true;
                 }
-                if !self.aborted || self.expanded >= self.limit {
+                if !self.aborted || self.expanded >= self.limit || self.out_of_memory {
                     break false;
                 }
                 restart += 1;
@@ -199,6 +225,7 @@ impl<'a, K: Key> Search<'a, K> {
             expanded: self.expanded,
             generated: self.generated,
             table_entries: self.dead.len() as u64,
+            out_of_memory: self.out_of_memory,
             elapsed: t0.elapsed(),
         }
     }
@@ -280,6 +307,11 @@ impl<'a, K: Key> Search<'a, K> {
             if self.aborted {
                 return false;
             }
+        }
+        if self.dead.bytes_after_insert() as u64 > self.memory_limit {
+            self.out_of_memory = true;
+            self.aborted = true;
+            return false;
         }
         self.dead.insert(key);
         false

@@ -217,6 +217,16 @@ impl<K: Key> KeySet<K> {
         self.slots.len() * std::mem::size_of::<K>()
     }
 
+    /// The most bytes held while inserting one more key: three times the slot array
+    /// when the insert makes it grow (old and new arrays at once), else the array.
+    pub fn bytes_after_insert(&self) -> usize {
+        if self.len + 1 >= self.grow_at {
+            3 * self.bytes()
+        } else {
+            self.bytes()
+        }
+    }
+
     #[inline]
     fn slot_of(&self, k: K) -> usize {
         (k.hash() >> 20) as usize & self.mask

@@ -126,25 +126,6 @@ impl PlotSpec {
     }
 }
 
-/// Checks a name that becomes a file or folder name: letters, digits, `_`, `-` and `.`
-/// (not first), 1 to 100 characters.
-pub fn check_name(name: &str) -> Result<(), String> {
-    let ok = !name.is_empty()
-        && name.len() <= 100
-        && !name.starts_with('.')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        let shown: String = name.chars().take(40).collect();
-        Err(format!(
-            "{shown:?} is not a plain name (letters, digits, _, - and ., not starting with ., at most 100 characters)"
-        ))
-    }
-}
-
 /// A checked experiment config.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
@@ -185,7 +166,7 @@ struct RawConfig {
 #[serde(deny_unknown_fields)]
 struct RawExperiment {
     #[serde(default)]
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     #[serde(default)]
     description: Option<String>,
     domain: Spanned<String>,
@@ -195,7 +176,7 @@ struct RawExperiment {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawVariant {
-    name: String,
+    name: Spanned<String>,
     #[serde(default)]
     params: BTreeMap<String, Spanned<toml::Value>>,
     #[serde(default)]
@@ -218,12 +199,49 @@ fn one() -> u64 {
 /// The largest replicate count a config may ask for.
 pub const MAX_REPLICATES: u64 = 1_000_000;
 
+/// The most runs one experiment may plan (variants × sweep points × replicates). The
+/// plan is counted before it is built, so a larger one is refused at once.
+pub const MAX_RUNS: u64 = 10_000_000;
+
+/// The most values one sweep axis may take, as a list or as a range.
+pub const MAX_AXIS_VALUES: usize = 100_000;
+
+/// The longest name of an experiment, plot, table, variant or study.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// Checks the name of an experiment, plot, table, variant or study (`kind`), which
+/// becomes a file or folder name: 1 to [`MAX_NAME_CHARS`] letters, digits, `_`, `-` and
+/// `.`, not starting with `.`. So no name can reach outside the output folder, be empty,
+/// be hidden or be too long for the file system. `origin` is where it was given.
+pub fn check_name(kind: &str, name: &str, origin: &str) -> anyhow::Result<()> {
+    let problem = if name.is_empty() {
+        Some("is empty")
+    } else if name.chars().count() > MAX_NAME_CHARS {
+        Some("is too long")
+    } else if name.starts_with('.') {
+        Some("starts with a dot")
+    } else if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+    {
+        Some("has a character other than letters, digits, _, - and .")
+    } else {
+        None
+    };
+    match problem {
+        None => Ok(()),
+        Some(p) => crate::user_bail!(
+            "{origin}: the {kind} name {} {p} (a name is 1 to {MAX_NAME_CHARS} letters, digits, _, - or ., not starting with .)",
+            crate::util::input::excerpt(name)
+        ),
+    }
+}
+
 /// Reads and checks a config file, applying `--set` overrides (`KEY=VALUE`, TOML values;
 /// a bare word is a string).
 pub fn load(path: &Path, overrides: &[String]) -> anyhow::Result<Config> {
     let source = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| crate::user_error!("{source}: cannot read the config: {e}"))?;
+    let text = crate::util::input::read_file(path, "config")?;
     parse(&text, &source, overrides)
 }
 
@@ -243,12 +261,55 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         line: lines.line(span.start),
     };
 
-    let name = raw.experiment.name.clone().unwrap_or_else(|| {
-        Path::new(source).file_stem().map_or_else(
-            || "experiment".to_string(),
-            |s| s.to_string_lossy().into_owned(),
-        )
-    });
+    let name = match &raw.experiment.name {
+        Some(n) => {
+            check_name("experiment", n.get_ref(), &here(n.span()).to_string())?;
+            n.get_ref().clone()
+        }
+        None => {
+            let stem = Path::new(source).file_stem().map_or_else(
+                || "experiment".to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            );
+            check_name(
+                "experiment",
+                &stem,
+                &format!("{source} (the file's name; set experiment.name)"),
+            )?;
+            stem
+        }
+    };
+    let mut tables = Vec::new();
+    for t in &raw.table {
+        let at = here(t.span()).to_string();
+        check_name("table", &t.get_ref().name, &at)?;
+        if tables
+            .iter()
+            .any(|x: &TableSpec| x.name == t.get_ref().name)
+        {
+            crate::user_bail!("{at}: a second table is named {:?}", t.get_ref().name);
+        }
+        crate::present::view::Filter::from_toml(&t.get_ref().filter)
+            .map_err(|e| crate::user_error!("{at}: table {:?}: {e}", t.get_ref().name))?;
+        let mut spec = t.get_ref().clone();
+        spec.line = lines.line(t.span().start);
+        tables.push(spec);
+    }
+    let mut plots = Vec::new();
+    for p in &raw.plot {
+        let at = here(p.span()).to_string();
+        check_name("plot", &p.get_ref().name, &at)?;
+        if plots.iter().any(|x: &PlotSpec| x.name == p.get_ref().name) {
+            crate::user_bail!("{at}: a second plot is named {:?}", p.get_ref().name);
+        }
+        let mut spec = p.get_ref().clone();
+        crate::present::view::Filter::from_toml(&spec.filter)
+            .map(|_| ())
+            .and_then(|()| spec.figure().check())
+            .map_err(|e| crate::user_error!("{at}: plot {:?}: {e}", spec.name))?;
+        spec.line = lines.line(p.span().start);
+        plots.push(spec);
+    }
     let mut config = Config {
         name,
         description: raw.experiment.description.clone().unwrap_or_default(),
@@ -263,29 +324,11 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         variants: Vec::new(),
         replicates: raw.replicates.as_ref().map_or(1, |r| r.count),
         base_seed: raw.replicates.as_ref().map_or(0, |r| r.base_seed),
-        tables: Vec::new(),
-        plots: Vec::new(),
+        tables,
+        plots,
         source: source.to_string(),
         resolved: toml::Table::new(),
     };
-    let mut outputs = std::collections::BTreeSet::new();
-    for t in raw.table {
-        let line = lines.line(t.span().start);
-        let mut t = t.into_inner();
-        t.line = line;
-        check_output(&t.name, "table", &mut outputs, &t.filter)
-            .map_err(|e| crate::user_error!("{source}:{line}: {e}"))?;
-        config.tables.push(t);
-    }
-    for p in raw.plot {
-        let line = lines.line(p.span().start);
-        let mut p = p.into_inner();
-        p.line = line;
-        check_output(&p.name, "plot", &mut outputs, &p.filter)
-            .and_then(|()| p.figure().check())
-            .map_err(|e| crate::user_error!("{source}:{line}: plot {:?}: {e}", p.name))?;
-        config.plots.push(p);
-    }
     let base = Variant {
         name: String::new(),
         params: located_map(&raw.params, &here)?,
@@ -293,8 +336,13 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
     };
     let mut variants = Vec::new();
     for v in &raw.variant {
+        check_name(
+            "variant",
+            v.name.get_ref(),
+            &here(v.name.span()).to_string(),
+        )?;
         variants.push(Variant {
-            name: v.name.clone(),
+            name: v.name.get_ref().clone(),
             params: located_map(&v.params, &here)?,
             sweep: axes(&v.sweep, &here)?,
         });
@@ -325,23 +373,31 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
             config.replicates
         );
     }
+    let runs = config.run_count();
+    if runs > u128::from(MAX_RUNS) {
+        crate::user_bail!(
+            "{source}: the plan has {runs} runs (variants × sweep points × {} replicates), more than the {MAX_RUNS} one experiment may have",
+            config.replicates
+        );
+    }
     config.resolved = resolved;
     Ok(config)
 }
 
-/// Checks a table's or plot's name (a file name, unique among the experiment's
-/// outputs) and its filter.
-fn check_output(
-    name: &str,
-    what: &str,
-    seen: &mut std::collections::BTreeSet<String>,
-    filter: &BTreeMap<String, toml::Value>,
-) -> Result<(), String> {
-    check_name(name).map_err(|e| format!("{what} name {e}"))?;
-    if !seen.insert(name.to_string()) {
-        return Err(format!("a second table or plot is named {name:?}"));
+impl Config {
+    /// The number of runs the plan will have (every variant's sweep points × replicates),
+    /// counted without building it.
+    pub fn run_count(&self) -> u128 {
+        self.variants
+            .iter()
+            .map(|v| {
+                v.sweep
+                    .iter()
+                    .fold(1u128, |n, a| n.saturating_mul(a.values.len() as u128))
+            })
+            .fold(0u128, |n, p| n.saturating_add(p))
+            .saturating_mul(u128::from(self.replicates))
     }
-    crate::present::view::Filter::from_toml(filter).map(|_| ())
 }
 
 /// A variant on top of the base: its parameters and axes replace the base's.
@@ -410,6 +466,12 @@ fn axes(
 fn axis(name: &str, v: &toml::Value, origin: &Origin) -> anyhow::Result<Axis> {
     let err = |msg: String| crate::user_error!("{origin}: sweep.{name}: {msg}");
     let values: Vec<Value> = match v {
+        toml::Value::Array(items) if items.len() > MAX_AXIS_VALUES => {
+            return Err(err(format!(
+                "the list has {} values, more than the {MAX_AXIS_VALUES} an axis may have",
+                items.len()
+            )));
+        }
         toml::Value::Array(items) => items
             .iter()
             .map(to_value)
@@ -424,7 +486,7 @@ fn axis(name: &str, v: &toml::Value, origin: &Origin) -> anyhow::Result<Axis> {
         }
     };
     if values.is_empty() {
-        return Err(err("the sweep has no values".to_string()));
+        return Err(err("the list is empty".to_string()));
     }
     Ok(Axis {
         name: name.to_string(),
@@ -451,6 +513,16 @@ fn range(t: &toml::Table) -> Result<Vec<Value>, String> {
         (Some(a), Some(b)) => (a, b),
         _ => return Err("a range needs start and stop".to_string()),
     };
+    for k in ["start", "stop", "step"] {
+        let Some(v) = get(k)? else { continue };
+        match v {
+            Value::Float(f) if !f.is_finite() => {
+                return Err(format!("{k} = {f} is not a finite number"));
+            }
+            Value::Int(_) | Value::Float(_) => {}
+            other => return Err(format!("{k} = {other} is not a number")),
+        }
+    }
     let scale = match t.get("scale") {
         None => "linear",
         Some(toml::Value::String(s)) if s == "linear" || s == "log" => s.as_str(),
@@ -465,24 +537,33 @@ fn range(t: &toml::Table) -> Result<Vec<Value>, String> {
                 if *s <= 0 || b < a {
                     return Err("step must be positive and stop at least start".to_string());
                 }
-                let count = (b - a) / s + 1;
-                if count > 100_000 {
-                    return Err(format!("the range has {count} values (at most 100000)"));
+                let count = (i128::from(*b) - i128::from(*a)) / i128::from(*s) + 1;
+                if count > MAX_AXIS_VALUES as i128 {
+                    return Err(format!(
+                        "the range has {count} values, more than the {MAX_AXIS_VALUES} an axis may have"
+                    ));
                 }
-                return Ok((0..count).map(|i| Value::Int(a + i * s)).collect());
+                return Ok((0..count as i64).map(|i| Value::Int(a + i * s)).collect());
             }
             let (a, b, s) = (num(&start)?, num(&stop)?, num(&step)?);
             if s <= 0.0 || b < a {
                 return Err("step must be positive and stop at least start".to_string());
             }
-            let count = ((b - a) / s + 1e-9).floor() as i64 + 1;
-            if count > 100_000 {
-                return Err(format!("the range has {count} values (at most 100000)"));
+            let count = ((b - a) / s + 1e-9).floor() + 1.0;
+            if !count.is_finite() || count > MAX_AXIS_VALUES as f64 {
+                return Err(format!(
+                    "the range has {count:.3e} values, more than the {MAX_AXIS_VALUES} an axis may have"
+                ));
             }
-            Ok((0..count).map(|i| Value::Float(a + i as f64 * s)).collect())
+            Ok((0..count as i64)
+                .map(|i| Value::Float(a + i as f64 * s))
+                .collect())
         }
         (None, Some(Value::Int(n))) if (1..=100_000).contains(&n) => {
             let (a, b) = (num(&start)?, num(&stop)?);
+            if (b - a).is_infinite() {
+                return Err(format!("the range from {a} to {b} is too wide"));
+            }
             if scale == "log" && (a <= 0.0 || b <= 0.0) {
                 return Err("a log range needs positive start and stop".to_string());
             }
@@ -530,12 +611,19 @@ fn to_value(v: &toml::Value) -> Result<Value, String> {
     }
 }
 
-/// Parses the value of a `--set`: TOML if it parses, else a bare string.
-fn parse_override_value(text: &str) -> toml::Value {
-    toml::from_str::<toml::Table>(&format!("v = {text}"))
-        .ok()
-        .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(text.to_string()))
+/// Parses the value of a `--set`: TOML if it parses, else a bare string. A value that
+/// starts like a list, table or quoted string must be valid TOML: `[0.9,` is an error,
+/// not the string "[0.9,".
+fn parse_override_value(text: &str) -> Result<toml::Value, String> {
+    match toml::from_str::<toml::Table>(&format!("v = {text}")) {
+        Ok(mut t) => Ok(t.remove("v").unwrap_or(toml::Value::String(String::new()))),
+        Err(e) if text.starts_with(['[', '{', '"', '\'']) => Err(format!(
+            "the value {} is not valid TOML: {}",
+            crate::util::input::excerpt(text),
+            e.message().trim().replace('\n', " ")
+        )),
+        Err(_) => Ok(toml::Value::String(text.to_string())),
+    }
 }
 
 fn apply_override(
@@ -546,12 +634,17 @@ fn apply_override(
     o: &str,
 ) -> anyhow::Result<()> {
     let Some((key, text)) = o.split_once('=') else {
-        crate::user_bail!("--set {o}: expected KEY=VALUE");
+        crate::user_bail!(
+            "--set {}: expected KEY=VALUE",
+            crate::util::input::excerpt(o).trim_matches('"')
+        );
     };
     let key = key.trim();
-    let value = parse_override_value(text.trim());
-    let origin = Origin::Set(o.to_string());
-    let bad = |msg: &str| crate::user_error!("--set {o}: {msg}");
+    let shown = crate::util::input::excerpt(o);
+    let shown = shown.trim_matches('"');
+    let origin = Origin::Set(shown.to_string());
+    let bad = |msg: &str| crate::user_error!("--set {shown}: {msg}");
+    let value = parse_override_value(text.trim()).map_err(|e| bad(&e))?;
     let path: Vec<&str> = key.split('.').collect();
     let as_u64 = |v: &toml::Value| match v {
         toml::Value::Integer(i) if *i >= 0 => Ok(*i as u64),
@@ -562,7 +655,11 @@ fn apply_override(
         _ => Err(bad("expected a string")),
     };
     match path.as_slice() {
-        ["experiment", "name"] => config.name = as_string(&value)?,
+        ["experiment", "name"] => {
+            let name = as_string(&value)?;
+            check_name("experiment", &name, &format!("--set {shown}"))?;
+            config.name = name;
+        }
         ["experiment", "description"] => config.description = as_string(&value)?,
         ["experiment", "domain"] => {
             config.domain = Located {
@@ -853,5 +950,122 @@ base_seed = 7
                 .to_string()
                 .contains("two variants")
         );
+    }
+
+    fn err(text: &str, sets: &[&str]) -> String {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let e = parse(text, "c.toml", &sets).unwrap_err();
+        assert!(crate::util::error::is_user_error(&e), "{e}");
+        assert!(!e.to_string().contains('\n'));
+        e.to_string()
+    }
+
+    #[test]
+    fn names_are_plain_file_names() {
+        for bad in [
+            "../../escaped_exp",
+            "/tmp/x",
+            "",
+            ".hidden",
+            "a/b",
+            "a b",
+            "é",
+        ] {
+            let text = BASIC.replace("[experiment]\n", &format!("[experiment]\nname = {bad:?}\n"));
+            let e = err(&text, &[]);
+            assert!(
+                e.starts_with("c.toml:2: the experiment name"),
+                "{bad:?}: {e}"
+            );
+        }
+        let long = "x".repeat(100_000);
+        let e = err(BASIC, &[&format!("experiment.name={long}")]);
+        assert!(e.contains("is too long") && e.len() < 300, "{e}");
+        let e = err(BASIC, &["experiment.name=../../x"]);
+        assert!(
+            e.starts_with("--set experiment.name=../../x: the experiment name"),
+            "{e}"
+        );
+        let plot =
+            format!("{BASIC}\n[[plot]]\nname = \"../../../../tmp/x\"\nkind = \"box\"\ny = \"a\"\n");
+        assert!(
+            err(&plot, &[]).starts_with("c.toml:16: the plot name"),
+            "{}",
+            err(&plot, &[])
+        );
+        let table = format!("{BASIC}\n[[table]]\nname = \"\"\ngroup_by = []\nmetrics = []\n");
+        assert!(err(&table, &[]).contains("the table name \"\" is empty"));
+        let variant = format!("{BASIC}\n[[variant]]\nname = \"a/b\"\n");
+        assert!(err(&variant, &[]).starts_with("c.toml:17: the variant name"));
+        assert!(
+            parse(
+                &BASIC.replace("[experiment]\n", "[experiment]\nname = \"ok-1.v2_x\"\n"),
+                "c.toml",
+                &[]
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_second_table_or_plot_of_the_same_name_is_refused() {
+        let t = "\n[[table]]\nname = \"t\"\ngroup_by = []\nmetrics = [\"a\"]\n";
+        let e = err(&format!("{BASIC}{t}{t}"), &[]);
+        assert!(
+            e.starts_with("c.toml:21: a second table is named \"t\""),
+            "{e}"
+        );
+        let p = "\n[[plot]]\nname = \"p\"\nkind = \"box\"\nx = \"b\"\ny = \"a\"\n";
+        let e = err(&format!("{BASIC}{p}{p}"), &[]);
+        assert!(e.contains("a second plot is named \"p\""), "{e}");
+    }
+
+    #[test]
+    fn absurd_plans_are_refused_before_they_are_built() {
+        let two = "[experiment]\ndomain = \"rjm\"\nalgorithm = \"anneal\"\n[sweep]\na = { start = 1, stop = 100000, step = 1 }\nb = { start = 1, stop = 100000, step = 1 }\n";
+        let started = std::time::Instant::now();
+        let e = err(two, &[]);
+        assert!(e.contains("the plan has 10000000000 runs"), "{e}");
+        let e = err(
+            "[experiment]\ndomain = \"rjm\"\nalgorithm = \"anneal\"\n[sweep]\na = { start = 1, stop = 100000, step = 1 }\n",
+            &["replicates.count=1000000"],
+        );
+        assert!(e.contains("100000000000 runs"), "{e}");
+        let list = format!(
+            "[experiment]\ndomain = \"rjm\"\nalgorithm = \"anneal\"\n[sweep]\na = [{}]\n",
+            vec!["1"; 200_000].join(",")
+        );
+        let e = err(&list, &[]);
+        assert!(e.contains("the list has 200000 values"), "{e}");
+        assert!(started.elapsed().as_secs() < 10);
+    }
+
+    #[test]
+    fn ranges_say_what_is_wrong() {
+        let with = |r: &str| BASIC.replace("{ start = 0.9, stop = 0.99, num = 2 }", r);
+        let e = err(&with("{ start = 0.9, stop = nan, step = 0.01 }"), &[]);
+        assert!(e.contains("stop = NaN is not a finite number"), "{e}");
+        let e = err(&with("{ start = 0.9, stop = inf, step = 0.01 }"), &[]);
+        assert!(e.contains("stop = inf is not a finite number"), "{e}");
+        let e = err(&with("{ start = 0.9, stop = 0.99, step = 1e-300 }"), &[]);
+        assert!(e.contains("more than the 100000"), "{e}");
+        let e = err(
+            &with("{ start = -9223372036854775808, stop = 9223372036854775807, step = 1 }"),
+            &[],
+        );
+        assert!(e.contains("18446744073709551616 values"), "{e}");
+        let e = err(&with("{ start = -1e308, stop = 1e308, num = 3 }"), &[]);
+        assert!(e.contains("too wide"), "{e}");
+    }
+
+    #[test]
+    fn a_set_value_that_looks_like_toml_must_be_toml() {
+        let e = err(BASIC, &["sweep.decay=[0.9,"]);
+        assert!(
+            e.starts_with("--set sweep.decay=[0.9,: the value \"[0.9,\" is not valid TOML"),
+            "{e}"
+        );
+        let long = format!("params.x=[{}", "1,".repeat(50_000));
+        assert!(err(BASIC, &[&long]).len() < 400);
     }
 }

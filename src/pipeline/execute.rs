@@ -6,7 +6,7 @@
 //! plan order whatever the number of threads or the order runs finish in.
 
 use crate::pipeline::config::Config;
-use crate::pipeline::journal::{Journal, RunRecord, read_journal};
+use crate::pipeline::journal::{ExperimentLock, Journal, RunRecord, read_journal, read_records};
 use crate::pipeline::params::Value;
 use crate::pipeline::plan::{ANYTIME_COLUMNS, ANYTIME_RUN_COLUMNS, Plan, RUN_COLUMNS, Run};
 use crate::pipeline::progress::Progress;
@@ -43,6 +43,26 @@ pub struct Finished {
     pub anytime: DataFrame,
 }
 
+/// At most this many worker threads per core: more only adds overhead (and thousands
+/// of threads can stall the machine).
+pub const JOBS_PER_CORE: usize = 4;
+
+/// The number of worker threads for `requested` (`flag` names it in the note): 0 means
+/// every core; more than [`JOBS_PER_CORE`] × the cores is lowered to that, with a note
+/// on stderr.
+pub fn cap_jobs(flag: &str, requested: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = cores * JOBS_PER_CORE;
+    if requested > cap {
+        eprintln!(
+            "searchlab: note: {flag} {requested} is more than {JOBS_PER_CORE} per core ({cores} cores); using {cap}"
+        );
+        cap
+    } else {
+        requested
+    }
+}
+
 /// The folder an experiment writes to.
 pub fn experiment_dir(out: &Path, name: &str) -> PathBuf {
     out.join(name)
@@ -53,7 +73,7 @@ pub fn missing_runs(plan: &Plan, dir: &Path, force: bool) -> anyhow::Result<usiz
     if force {
         return Ok(plan.runs.len());
     }
-    let done = checked_journal(plan, &dir.join("runs.jsonl"))?;
+    let done = checked_journal(plan, &dir.join("runs.jsonl"), false)?;
     Ok(plan
         .runs
         .iter()
@@ -63,12 +83,20 @@ pub fn missing_runs(plan: &Plan, dir: &Path, force: bool) -> anyhow::Result<usiz
 
 /// The journal's records whose metrics are the algorithm's declared metrics with their
 /// types; any other record is dropped with a warning, and its run computed again.
-fn checked_journal(plan: &Plan, path: &Path) -> anyhow::Result<HashMap<String, RunRecord>> {
-    let mut done = read_journal(path)?;
+fn checked_journal(
+    plan: &Plan,
+    path: &Path,
+    warn: bool,
+) -> anyhow::Result<HashMap<String, RunRecord>> {
+    let mut done = if warn {
+        read_journal(path)?
+    } else {
+        read_records(path)?.0
+    };
     done.retain(|key, record| match (plan.algorithm.metrics.check)(&record.metrics) {
         Ok(()) => true,
         Err(e) => {
-            if plan.runs.iter().any(|r| &r.key == key) {
+            if warn && plan.runs.iter().any(|r| &r.key == key) {
                 eprintln!(
                     "searchlab: warning: {}: the record of run {key} is damaged ({e}); the run is computed again",
                     path.display()
@@ -90,14 +118,21 @@ pub fn run_experiment(
     let started = Instant::now();
     let started_at = crate::util::timestamp::now_utc();
     let dir = experiment_dir(&opts.out, &plan.experiment);
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        crate::util::error::environment_error(
+            anyhow::Error::new(e).context(format!("creating {}", dir.display())),
+            &format!("{}: cannot create the output folder", dir.display()),
+        )
+    })?;
+    // One process at a time writes an experiment's folder.
+    let _lock = ExperimentLock::acquire(&dir)?;
     let journal_path = dir.join("runs.jsonl");
     if opts.force && journal_path.exists() {
         std::fs::remove_file(&journal_path)
             .with_context(|| format!("removing {}", journal_path.display()))?;
     }
     crate::pipeline::summary::check_outputs(config, plan)?;
-    let mut done: HashMap<String, RunRecord> = checked_journal(plan, &journal_path)?;
+    let mut done: HashMap<String, RunRecord> = checked_journal(plan, &journal_path, true)?;
     let todo: Vec<&Run> = plan
         .runs
         .iter()
@@ -109,7 +144,7 @@ pub fn run_experiment(
     if !todo.is_empty() {
         let mut journal = Journal::open(&journal_path)?;
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.jobs)
+            .num_threads(opts.jobs.min(cap_jobs_quiet()))
             .build()?;
         let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<RunRecord>)>();
         let algorithm = plan.algorithm.name;
@@ -145,7 +180,12 @@ pub fn run_experiment(
                         run.params.canonical()
                     )
                 })?;
-                journal.append(&run.key, &out)?;
+                journal.append(&run.key, &out).map_err(|e| {
+                    crate::util::error::environment_error(
+                        e,
+                        &format!("{}: cannot record a run", journal_path.display()),
+                    )
+                })?;
                 done.insert(run.key.clone(), out);
                 stage.inc();
                 if last_flush.elapsed() >= FLUSH_EVERY {
@@ -154,7 +194,9 @@ pub fn run_experiment(
                     last_flush = Instant::now();
                 }
             }
-            journal.flush()
+            journal.flush().map_err(|e| {
+                crate::util::error::environment_error(e, &journal_path.display().to_string())
+            })
         });
         result?;
     }
@@ -171,6 +213,11 @@ pub fn run_experiment(
         results,
         anytime,
     })
+}
+
+/// The cap of [`cap_jobs`], without a note (the command line has given it).
+fn cap_jobs_quiet() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) * JOBS_PER_CORE
 }
 
 /// The results and anytime tables of the finished runs, in plan order.

@@ -4,13 +4,16 @@
 //! line (its key, metrics and anytime curve) the moment it finishes. The journal is what
 //! makes a rerun compute only missing runs, and Ctrl-C then the same command resume; the
 //! tables are rebuilt from it. A torn last line (the process killed mid-write) is
-//! ignored on reading.
+//! ignored on reading; any other damaged line is skipped with a warning. Floats are
+//! written in Rust's shortest round-trip form and read back with a correctly rounded
+//! parser (serde_json's `float_roundtrip`), so a resumed run's tables are the same text.
 
 use crate::pipeline::params::Value;
 use anyhow::Context;
 use serde_json::json;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
+
 use std::path::Path;
 
 /// What a finished run produced, as stored.
@@ -72,26 +75,114 @@ fn decode(line: &str) -> Option<(String, RunRecord)> {
     Some((key, RunRecord { metrics, anytime }))
 }
 
-/// Reads a journal; a missing file is an empty journal, unreadable lines are skipped.
+/// Reads a journal; a missing file is an empty journal. A damaged line (not UTF-8, not
+/// a record, or a metric whose type differs from the same metric in the other records)
+/// is skipped with one warning on stderr naming the file and lines, and its run is
+/// computed again. A torn last line (no newline: the writer was killed) is skipped
+/// silently.
 pub fn read_journal(path: &Path) -> anyhow::Result<HashMap<String, RunRecord>> {
-    let mut out = HashMap::new();
+    let (records, damaged) = read_records(path)?;
+    if !damaged.is_empty() {
+        let shown: Vec<String> = damaged.iter().take(5).map(|l| l.to_string()).collect();
+        let more = if damaged.len() > 5 { ", …" } else { "" };
+        eprintln!(
+            "searchlab: warning: {}: skipped {} damaged line(s) (line {}{more}); their runs are computed again",
+            path.display(),
+            damaged.len(),
+            shown.join(", ")
+        );
+    }
+    Ok(records)
+}
+
+/// [`read_journal`] without the warning: the records, and the numbers of the damaged
+/// lines.
+pub fn read_records(path: &Path) -> anyhow::Result<(HashMap<String, RunRecord>, Vec<usize>)> {
+    let mut records: Vec<(usize, String, RunRecord)> = Vec::new();
+    let mut damaged = Vec::new();
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((HashMap::new(), damaged)),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
-    for line in std::io::BufReader::new(file).lines() {
-        let line = line.with_context(|| format!("reading {}", path.display()))?;
-        if let Some((key, outcome)) = decode(&line) {
-            out.insert(key, outcome);
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    for number in 1.. {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        let complete = line.ends_with(b"\n");
+        match std::str::from_utf8(&line)
+            .ok()
+            .and_then(|l| decode(l.trim_end()))
+        {
+            Some((key, outcome)) => records.push((number, key, outcome)),
+            None if complete => damaged.push(number),
+            None => {} // torn last line
         }
     }
-    Ok(out)
+    // Each metric's type is that of most records; a record disagreeing is damaged.
+    let mut kinds: HashMap<&str, HashMap<u8, usize>> = HashMap::new();
+    for (_, _, o) in &records {
+        for (k, v) in &o.metrics {
+            if let Some(kind) = kind(v) {
+                *kinds.entry(k).or_default().entry(kind).or_default() += 1;
+            }
+        }
+    }
+    let majority: HashMap<String, u8> = kinds
+        .into_iter()
+        .filter(|(_, c)| c.len() > 1)
+        .map(|(k, c)| {
+            let best = c
+                .into_iter()
+                .max_by_key(|&(kind, n)| (n, kind))
+                .map_or(0, |x| x.0);
+            (k.to_string(), best)
+        })
+        .collect();
+    let mut out = HashMap::new();
+    for (number, key, outcome) in records {
+        let consistent = outcome.metrics.iter().all(|(k, v)| {
+            majority
+                .get(k)
+                .is_none_or(|&want| kind(v).is_none_or(|got| got == want))
+        });
+        if consistent {
+            out.insert(key, outcome);
+        } else {
+            damaged.push(number);
+        }
+    }
+    damaged.sort_unstable();
+    Ok((out, damaged))
+}
+
+/// A value's type for the consistency check (numbers are one type; null fits any).
+fn kind(v: &Value) -> Option<u8> {
+    match v {
+        Value::Null => None,
+        Value::Bool(_) => Some(1),
+        Value::Int(_) | Value::Float(_) => Some(2),
+        Value::Str(_) => Some(3),
+    }
 }
 
 /// Appends finished runs to a journal.
+///
+/// Each record is one line written with one `write` call on a file opened in append
+/// mode without buffering, so a record is never split or interleaved with another and
+/// is in the operating system's hands (safe from a kill) as soon as [`Journal::append`]
+/// returns; [`Journal::flush`] also syncs it to the disk (safe from a power cut), which
+/// the pipeline does every few seconds and at the end. One process at a time writes an
+/// experiment's journal: see [`ExperimentLock`].
 pub struct Journal {
-    file: std::io::BufWriter<std::fs::File>,
+    file: std::fs::File,
+    line: Vec<u8>,
 }
 
 impl Journal {
@@ -111,18 +202,69 @@ impl Journal {
             .open(path)
             .with_context(|| format!("opening {}", path.display()))?;
         Ok(Journal {
-            file: std::io::BufWriter::new(file),
+            file,
+            line: Vec::new(),
         })
     }
 
     pub fn append(&mut self, key: &str, outcome: &RunRecord) -> anyhow::Result<()> {
-        writeln!(self.file, "{}", encode(key, outcome))?;
+        self.line.clear();
+        self.line.extend_from_slice(encode(key, outcome).as_bytes());
+        self.line.push(b'\n');
+        self.file.write_all(&self.line)?;
         Ok(())
     }
 
     pub fn flush(&mut self) -> anyhow::Result<()> {
-        self.file.flush()?;
+        self.file.sync_data()?;
         Ok(())
+    }
+}
+
+/// The name of the lock file in an experiment's folder.
+pub const LOCK_FILE: &str = "run.lock";
+
+/// An exclusive lock on an experiment's folder, held while a run writes its journal
+/// and tables: a second `searchlab` on the same folder stops at once with a message
+/// naming the lock file and the process holding it (its PID is written in the file).
+/// The lock is the operating system's (`flock`), so it is released when the process
+/// ends, however it ends; the file itself stays.
+pub struct ExperimentLock {
+    _file: std::fs::File,
+}
+
+impl ExperimentLock {
+    pub fn acquire(dir: &Path) -> anyhow::Result<ExperimentLock> {
+        let path = dir.join(LOCK_FILE);
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = std::io::Read::read_to_string(&mut file, &mut text);
+                let holder = match text.trim().parse::<u32>() {
+                    Ok(pid) => format!("process {pid}"),
+                    Err(_) => "another process".to_string(),
+                };
+                crate::user_bail!(
+                    "{}: {holder} is running this experiment; wait for it to finish (or stop it) and run again",
+                    path.display()
+                );
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("locking {}", path.display()));
+            }
+        }
+        file.set_len(0)?;
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(0))?;
+        writeln!(file, "{}", std::process::id())?;
+        Ok(ExperimentLock { _file: file })
     }
 }
 
@@ -162,5 +304,85 @@ mod tests {
         let back = read_journal(&path).unwrap();
         assert_eq!(back.len(), 2);
         assert_eq!(back["k2"], outcome());
+    }
+
+    #[test]
+    fn floats_read_back_bit_for_bit() {
+        for x in [
+            7.4979578049897895e-22,
+            0.1,
+            1.0 / 3.0,
+            2.2250738585072014e-308,
+            1e300,
+        ] {
+            let o = RunRecord {
+                metrics: vec![("t".into(), Value::Float(x))],
+                anytime: vec![(1, x)],
+            };
+            let (_, back) = decode(&encode("k", &o)).unwrap();
+            assert_eq!(back, o, "{x:e}");
+            assert_eq!(format!("{:?}", back.anytime[0].1), format!("{x:?}"));
+        }
+    }
+
+    #[test]
+    fn damaged_lines_are_skipped_whatever_their_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        let good = |k: &str| encode(k, &outcome());
+        let mut bad_type = outcome();
+        bad_type.metrics[0].1 = Value::Str("oops".into());
+        let mut bytes = Vec::new();
+        for line in [good("k1"), good("k2")] {
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(b"\xff\xfe garbage\n");
+        bytes.extend_from_slice(encode("k3", &bad_type).as_bytes());
+        bytes.extend_from_slice(b"\nnot json\n");
+        bytes.extend_from_slice(good("k4").as_bytes());
+        bytes.push(b'\n');
+        std::fs::write(&path, bytes).unwrap();
+        let (records, damaged) = read_records(&path).unwrap();
+        assert_eq!(damaged, vec![3, 4, 5]);
+        let mut keys: Vec<_> = records.keys().cloned().collect();
+        keys.sort();
+        assert_eq!(keys, vec!["k1", "k2", "k4"]);
+    }
+
+    #[test]
+    fn records_are_whole_lines_with_many_writers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let path = &path;
+                s.spawn(move || {
+                    let mut j = Journal::open(path).unwrap();
+                    for i in 0..200 {
+                        j.append(&format!("k{t}-{i}"), &outcome()).unwrap();
+                    }
+                });
+            }
+        });
+        let (records, damaged) = read_records(&path).unwrap();
+        assert!(damaged.is_empty());
+        assert_eq!(records.len(), 800);
+    }
+
+    #[test]
+    fn a_second_lock_on_a_folder_is_refused_naming_the_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let held = ExperimentLock::acquire(dir.path()).unwrap();
+        let err = ExperimentLock::acquire(dir.path()).err().unwrap();
+        assert!(crate::util::error::is_user_error(&err));
+        let text = err.to_string();
+        assert!(text.contains("run.lock"), "{text}");
+        assert!(
+            text.contains(&format!("process {}", std::process::id())),
+            "{text}"
+        );
+        drop(held);
+        assert!(ExperimentLock::acquire(dir.path()).is_ok());
     }
 }

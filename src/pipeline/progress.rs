@@ -65,7 +65,8 @@ impl Progress {
             bar.set_position(reused);
             bar
         });
-        self.advance(reused, name, reused, runs, true);
+        // The overall count is of runs to compute (its total excludes reused runs).
+        self.advance(0, name, reused, runs, true);
         Stage {
             progress: self,
             bar,
@@ -152,5 +153,20 @@ impl Stage<'_> {
         if let Some(bar) = &self.bar {
             bar.finish();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reused_runs_do_not_count_toward_the_overall_total() {
+        let p = Progress::new(2, true);
+        let mut stage = p.experiment("x", 5, 3);
+        stage.inc();
+        stage.inc();
+        stage.finish();
+        assert_eq!(p.state.lock().unwrap().done, 2);
     }
 }

@@ -59,14 +59,23 @@ pub fn save(fig: &impl Figure, stem: &Path) -> anyhow::Result<PathBuf> {
         .map_or_else(|| "figure".into(), |n| n.to_string_lossy().into_owned());
     let png = dir.join(format!("{name}.png"));
     let tmp = dir.join(format!(".{name}.{}.tmp.png", std::process::id()));
-    {
+    let drawn = (|| -> anyhow::Result<()> {
         let root = BitMapBackend::new(&tmp, fig.size()).into_drawing_area();
         root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
         fig.draw(&root)?;
         root.present()
             .map_err(|e| anyhow::anyhow!("writing {}: {e}", png.display()))?;
+        drop(root);
+        std::fs::rename(&tmp, &png).with_context(|| format!("writing {}", png.display()))
+    })();
+    if let Err(e) = drawn {
+        // No temporary file is left behind, whatever failed.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(crate::util::error::environment_error(
+            e,
+            &png.display().to_string(),
+        ));
     }
-    std::fs::rename(&tmp, &png).with_context(|| format!("writing {}", png.display()))?;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, fig.size()).into_drawing_area();

@@ -350,6 +350,7 @@ pub fn parse(text: &str, source: &str, known: &Known) -> anyhow::Result<Study> {
     let name = Path::new(source)
         .file_stem()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    crate::pipeline::config::check_name("study", &name, source)?;
     let mut questions = Vec::new();
     // Fact prefixes computed so far in the study: a template may quote them.
     let mut prefixes: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
@@ -414,7 +415,7 @@ fn check_block(
         }
     };
     if let Some(name) = &b.name {
-        crate::pipeline::config::check_name(name).map_err(|e| format!("name: {e}"))?;
+        crate::pipeline::config::check_name("block", name, "name").map_err(|e| e.to_string())?;
     }
     match &b.experiment {
         Some(e) if !known.experiments.contains(e) => {

@@ -3,7 +3,7 @@
 
 use crate::local_search::{Acceptance, Schedule, Settings};
 use crate::rjm::text::{format_evaluation, format_maze, parse_maze};
-use crate::rjm::{Maze, landscape::optimize};
+use crate::rjm::{Maze, landscape::optimize, runner};
 use crate::util::prompt::{self, value_or_ask};
 use crate::util::rng::{fresh_seed, rng_from_seed};
 use clap::{Args, Subcommand};
@@ -43,7 +43,7 @@ enum RjmCommand {
     Descend {
         #[command(flatten)]
         common: Common,
-        #[arg(long, value_parser = prompt::positive_int)]
+        #[arg(long, value_parser = iterations_arg)]
         iterations: Option<u64>,
     },
     /// Part 4: hill descent with random restarts
@@ -51,33 +51,33 @@ enum RjmCommand {
         #[command(flatten)]
         common: Common,
         /// Iterations of each descent
-        #[arg(long, value_parser = prompt::positive_int)]
+        #[arg(long, value_parser = iterations_arg)]
         iterations: Option<u64>,
         /// Number of hill descents
-        #[arg(long, value_parser = prompt::positive_int)]
+        #[arg(long, value_parser = descents_arg)]
         descents: Option<u64>,
     },
     /// Part 5: hill descent with random uphill steps
     Uphill {
         #[command(flatten)]
         common: Common,
-        #[arg(long, value_parser = prompt::positive_int)]
+        #[arg(long, value_parser = iterations_arg)]
         iterations: Option<u64>,
         /// Probability of accepting an uphill step, in [0, 1]
-        #[arg(long, value_parser = prompt::probability)]
+        #[arg(long, value_parser = probability_arg)]
         probability: Option<f64>,
     },
     /// Part 6: simulated annealing with geometric cooling
     Anneal {
         #[command(flatten)]
         common: Common,
-        #[arg(long, value_parser = prompt::positive_int)]
+        #[arg(long, value_parser = iterations_arg)]
         iterations: Option<u64>,
         /// Initial temperature T0 > 0
-        #[arg(long, value_parser = prompt::temperature)]
+        #[arg(long, value_parser = temperature_arg)]
         temperature: Option<f64>,
         /// Geometric decay rate d in (0, 1]: T ← T·d every iteration
-        #[arg(long, value_parser = prompt::decay)]
+        #[arg(long, value_parser = decay_arg)]
         decay: Option<f64>,
     },
 }
@@ -87,8 +87,35 @@ pub fn maze_size(s: &str) -> Result<usize, String> {
     match s.trim().parse::<i64>() {
         Ok(n) if (5..=10).contains(&n) => Ok(n as usize),
         Ok(n) => Err(format!("size {n} is outside 5-10")),
-        Err(_) => Err(format!("{s:?} is not a maze size (5-10)")),
+        Err(_) => Err(format!(
+            "{} is not a maze size (5-10)",
+            crate::util::input::excerpt(s)
+        )),
     }
+}
+
+// Flags and prompts take the same limits as configs: the algorithms' `ParamSpec`s.
+
+/// Iterations, 1 to 10^9 as in configs.
+fn iterations_arg(s: &str) -> Result<u64, String> {
+    prompt::int_in(&runner::iterations(), s).map(|n| n as u64)
+}
+
+/// Hill descents, as `restarts` in configs.
+fn descents_arg(s: &str) -> Result<u64, String> {
+    prompt::int_in(&runner::restarts(), s).map(|n| n as u64)
+}
+
+fn probability_arg(s: &str) -> Result<f64, String> {
+    prompt::float_in(&runner::uphill_probability(None), s)
+}
+
+fn temperature_arg(s: &str) -> Result<f64, String> {
+    prompt::float_in(&runner::initial_temperature(), s)
+}
+
+fn decay_arg(s: &str) -> Result<f64, String> {
+    prompt::float_in(&runner::decay(), s)
 }
 
 pub fn run(args: RjmArgs) -> anyhow::Result<()> {
@@ -102,9 +129,7 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
             let maze = match maze {
                 Some(path) => {
                     let source = path.display().to_string();
-                    let text = std::fs::read_to_string(&path).map_err(|e| {
-                        crate::user_error!("{source}: cannot read the maze file: {e}")
-                    })?;
+                    let text = crate::util::input::read_file(&path, "maze file")?;
                     let maze = parse_maze(&text, &source)?;
                     if let Some(size) = common.size.filter(|&s| s != maze.size()) {
                         crate::user_bail!(
@@ -119,7 +144,7 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
             format_evaluation(&maze)
         }
         RjmCommand::Descend { common, iterations } => {
-            let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
+            let iterations = value_or_ask(iterations, "Iterations? ", iterations_arg)?;
             search(
                 &common,
                 Acceptance::Uphill { probability: 0.0 },
@@ -132,8 +157,8 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
             iterations,
             descents,
         } => {
-            let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
-            let descents = value_or_ask(descents, "Hill descents? ", prompt::positive_int)?;
+            let iterations = value_or_ask(iterations, "Iterations? ", iterations_arg)?;
+            let descents = value_or_ask(descents, "Hill descents? ", descents_arg)?;
             let total = iterations.checked_mul(descents).ok_or_else(|| {
                 crate::user_error!("{iterations} iterations × {descents} descents is too many")
             })?;
@@ -149,12 +174,9 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
             iterations,
             probability,
         } => {
-            let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
-            let probability = value_or_ask(
-                probability,
-                "Uphill step probability? ",
-                prompt::probability,
-            )?;
+            let iterations = value_or_ask(iterations, "Iterations? ", iterations_arg)?;
+            let probability =
+                value_or_ask(probability, "Uphill step probability? ", probability_arg)?;
             search(&common, Acceptance::Uphill { probability }, iterations, 1)
         }
         RjmCommand::Anneal {
@@ -163,9 +185,9 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
             temperature,
             decay,
         } => {
-            let iterations = value_or_ask(iterations, "Iterations? ", prompt::positive_int)?;
-            let t0 = value_or_ask(temperature, "Initial temperature? ", prompt::temperature)?;
-            let decay = value_or_ask(decay, "Decay rate? ", prompt::decay)?;
+            let iterations = value_or_ask(iterations, "Iterations? ", iterations_arg)?;
+            let t0 = value_or_ask(temperature, "Initial temperature? ", temperature_arg)?;
+            let decay = value_or_ask(decay, "Decay rate? ", decay_arg)?;
             search(
                 &common,
                 Acceptance::Anneal(Schedule::Geometric { t0, decay }),

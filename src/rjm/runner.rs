@@ -52,10 +52,10 @@ crate::metrics! {
 
 const MAX_ITERATIONS: i64 = 1_000_000_000;
 
-fn size() -> ParamSpec {
+pub fn size() -> ParamSpec {
     ParamSpec::int("size", 5, 10, Some(5), "maze size n (n×n cells)")
 }
-fn iterations() -> ParamSpec {
+pub fn iterations() -> ParamSpec {
     ParamSpec::int(
         "iterations",
         1,
@@ -63,6 +63,43 @@ fn iterations() -> ParamSpec {
         None,
         "total iterations (steps evaluated)",
     )
+}
+/// Random restarts (hill descents).
+pub fn restarts() -> ParamSpec {
+    ParamSpec::int(
+        "restarts",
+        1,
+        1_000_000,
+        Some(1),
+        "descents sharing the iterations evenly",
+    )
+}
+/// An uphill step's acceptance probability.
+pub fn uphill_probability(default: Option<f64>) -> ParamSpec {
+    ParamSpec::float(
+        "uphill_probability",
+        0.0,
+        1.0,
+        false,
+        default,
+        "probability of accepting an uphill step",
+    )
+}
+/// Annealing's initial temperature T0.
+pub fn initial_temperature() -> ParamSpec {
+    ParamSpec::float("initial_temperature", 0.0, 1e12, true, Some(1.0), "T0")
+}
+/// The geometric decay rate.
+pub fn decay() -> ParamSpec {
+    ParamSpec::float(
+        "decay",
+        0.0,
+        1.0,
+        true,
+        Some(0.999),
+        "geometric and reheating: T <- T*decay",
+    )
+    .only_when("schedule", &["geometric", "reheating"])
 }
 fn start_seed() -> ParamSpec {
     ParamSpec::optional_int(
@@ -100,22 +137,9 @@ impl Runner for RjmRunner {
                 params: vec![
                     size(),
                     iterations(),
-                    ParamSpec::int(
-                        "restarts",
-                        1,
-                        1_000_000,
-                        Some(1),
-                        "descents sharing the iterations evenly",
-                    ),
+                    restarts(),
                     sideways_cap(),
-                    ParamSpec::float(
-                        "uphill_probability",
-                        0.0,
-                        1.0,
-                        false,
-                        Some(0.0),
-                        "probability of accepting an uphill step",
-                    ),
+                    uphill_probability(Some(0.0)),
                     start_seed(),
                 ],
             },
@@ -136,16 +160,8 @@ impl Runner for RjmRunner {
                         Some("geometric"),
                         "temperature schedule",
                     ),
-                    ParamSpec::float("initial_temperature", 0.0, 1e12, true, Some(1.0), "T0"),
-                    ParamSpec::float(
-                        "decay",
-                        0.0,
-                        1.0,
-                        true,
-                        Some(0.999),
-                        "geometric and reheating: T <- T*decay",
-                    )
-                    .only_when("schedule", &["geometric", "reheating"]),
+                    initial_temperature(),
+                    decay(),
                     ParamSpec::float(
                         "beta",
                         0.0,
@@ -174,14 +190,7 @@ impl Runner for RjmRunner {
                 metrics: MetricsSpec::of::<EscapeMetrics>(),
                 params: vec![
                     size(),
-                    ParamSpec::float(
-                        "uphill_probability",
-                        0.0,
-                        1.0,
-                        false,
-                        None,
-                        "probability of accepting an uphill step",
-                    ),
+                    uphill_probability(None),
                     ParamSpec::int(
                         "window",
                         1,

@@ -36,9 +36,9 @@ use std::hash::Hash;
 /// ```
 pub fn astar<N, FN, IN, FH, FS>(
     start: &N,
-    mut successors: FN,
-    mut heuristic: FH,
-    mut success: FS,
+    successors: FN,
+    heuristic: FH,
+    success: FS,
     expand_limit: Option<u64>,
 ) -> SearchResult<N>
 where
@@ -48,6 +48,43 @@ where
     FH: FnMut(&N) -> u32,
     FS: FnMut(&N) -> bool,
 {
+    astar_within(
+        start,
+        successors,
+        heuristic,
+        success,
+        expand_limit,
+        u64::MAX,
+    )
+}
+
+/// The estimated bytes A* holds per stored node (node, closed flag, best-g entry, each
+/// with a growing container's slack) and per heap entry.
+pub fn astar_bytes<N>() -> (u64, u64) {
+    let node = std::mem::size_of::<(N, usize, u64)>() as u64 + 1;
+    let best = std::mem::size_of::<(N, (u64, usize))>() as u64 + 1;
+    let heap = std::mem::size_of::<(u64, N, usize)>() as u64;
+    (2 * node + (2 * best * 8).div_ceil(7), 2 * heap)
+}
+
+/// [`astar`] that also stops (with `stats.out_of_memory` and `limit_reached`) before its
+/// stores would pass `memory_limit` bytes (see [`astar_bytes`]).
+pub fn astar_within<N, FN, IN, FH, FS>(
+    start: &N,
+    mut successors: FN,
+    mut heuristic: FH,
+    mut success: FS,
+    expand_limit: Option<u64>,
+    memory_limit: u64,
+) -> SearchResult<N>
+where
+    N: Eq + Hash + Ord + Clone,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = (N, u32)>,
+    FH: FnMut(&N) -> u32,
+    FS: FnMut(&N) -> bool,
+{
+    let (per_node, per_entry) = astar_bytes::<N>();
     // Nodes: (state, parent index, g). `best` maps a state to its best g and node index.
     let mut nodes: Vec<(N, usize, u64)> = vec![(start.clone(), usize::MAX, 0)];
     let mut best: HashMap<N, (u64, usize)> = HashMap::new();
@@ -75,7 +112,11 @@ where
                 stats,
             };
         }
-        if expand_limit.is_some_and(|l| stats.expanded >= l) {
+        let held = (nodes.len() as u64)
+            .saturating_mul(per_node)
+            .saturating_add((heap.len() as u64).saturating_mul(per_entry));
+        stats.out_of_memory = held >= memory_limit;
+        if stats.out_of_memory || expand_limit.is_some_and(|l| stats.expanded >= l) {
             return SearchResult {
                 path: None,
                 cost: 0,

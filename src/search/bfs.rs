@@ -27,5 +27,30 @@ where
     IN: IntoIterator<Item = N>,
     FS: FnMut(&N) -> bool,
 {
-    graph_search(start, successors, success, expand_limit, Pool::Fifo)
+    graph_search(start, successors, success, expand_limit, None, Pool::Fifo)
+}
+
+/// [`bfs`] that also stops (with `stats.out_of_memory` and `limit_reached`) before its
+/// stores would pass `memory_limit` bytes (see [`super::graph_search_bytes_per_state`]).
+pub fn bfs_within<N, FN, IN, FS>(
+    start: &N,
+    successors: FN,
+    success: FS,
+    expand_limit: Option<u64>,
+    memory_limit: u64,
+) -> SearchResult<N>
+where
+    N: Eq + Hash + Clone,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    FS: FnMut(&N) -> bool,
+{
+    graph_search(
+        start,
+        successors,
+        success,
+        expand_limit,
+        Some(memory_limit),
+        Pool::Fifo,
+    )
 }

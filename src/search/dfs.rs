@@ -30,5 +30,30 @@ where
     IN: IntoIterator<Item = N>,
     FS: FnMut(&N) -> bool,
 {
-    graph_search(start, successors, success, expand_limit, Pool::Lifo)
+    graph_search(start, successors, success, expand_limit, None, Pool::Lifo)
+}
+
+/// [`dfs`] that also stops (with `stats.out_of_memory` and `limit_reached`) before its
+/// stores would pass `memory_limit` bytes (see [`super::graph_search_bytes_per_state`]).
+pub fn dfs_within<N, FN, IN, FS>(
+    start: &N,
+    successors: FN,
+    success: FS,
+    expand_limit: Option<u64>,
+    memory_limit: u64,
+) -> SearchResult<N>
+where
+    N: Eq + Hash + Clone,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    FS: FnMut(&N) -> bool,
+{
+    graph_search(
+        start,
+        successors,
+        success,
+        expand_limit,
+        Some(memory_limit),
+        Pool::Lifo,
+    )
 }

@@ -21,9 +21,9 @@ use std::collections::HashSet;
 use std::collections::VecDeque;
 use std::hash::Hash;
 
-pub use astar::astar;
-pub use bfs::bfs;
-pub use dfs::dfs;
+pub use astar::{astar, astar_within};
+pub use bfs::{bfs, bfs_within};
+pub use dfs::{dfs, dfs_within};
 pub use ida::ida;
 
 /// Counters common to every algorithm (see the module documentation).
@@ -39,6 +39,17 @@ pub struct Stats {
     /// `expanded` is 74 and 2045): an expansion whose children had all been seen
     /// before is not counted there.
     pub merging: u64,
+    /// BFS/DFS/A*: the search stopped because its stores would pass the memory budget.
+    pub out_of_memory: bool,
+}
+
+/// The estimated bytes a graph search (BFS/DFS) holds per stored state: its node
+/// (state, parent, depth) and its entry in the seen set, each with the slack of a
+/// growing vector or hash table (up to twice), and its place in the pool.
+pub fn graph_search_bytes_per_state<N>() -> u64 {
+    let node = std::mem::size_of::<(N, usize, u64)>() as u64;
+    let seen = std::mem::size_of::<N>() as u64 + 1;
+    2 * node + (2 * seen * 8).div_ceil(7) + 16
 }
 
 /// What a search returns.
@@ -71,6 +82,7 @@ pub(crate) fn graph_search<N, FN, IN, FS>(
     mut successors: FN,
     mut success: FS,
     expand_limit: Option<u64>,
+    memory_limit: Option<u64>,
     pool_kind: Pool,
 ) -> SearchResult<N>
 where
@@ -90,8 +102,11 @@ where
         ..Stats::default()
     };
     let mut last_depth = 0;
+    let max_states = memory_limit.map_or(u64::MAX, |m| m / graph_search_bytes_per_state::<N>());
     loop {
-        if expand_limit.is_some_and(|l| stats.expanded >= l) {
+        let out_of_memory = nodes.len() as u64 >= max_states;
+        stats.out_of_memory = out_of_memory;
+        if out_of_memory || expand_limit.is_some_and(|l| stats.expanded >= l) {
             return SearchResult {
                 path: None,
                 cost: 0,

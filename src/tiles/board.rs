@@ -248,11 +248,21 @@ impl Board {
     ) -> anyhow::Result<Board> {
         let mut tiles = Vec::new();
         for word in text.split_whitespace() {
+            // Digits only: `+2` or `٣` is not how a tile is written.
             match word.parse::<u32>() {
-                Ok(t) => tiles.push(t),
-                Err(_) => user_bail!(
-                    "{what}: {word:?} is not a tile number (expected whole numbers, 0 for a blank)"
+                Ok(t) if word.bytes().all(|b| b.is_ascii_digit()) => tiles.push(t),
+                _ => user_bail!(
+                    "{what}: {} is not a tile number (expected whole numbers, 0 for a blank)",
+                    crate::util::input::excerpt(word)
                 ),
+            }
+            if tiles.len() > MAX_CELLS {
+                user_bail!("{what}: more than {MAX_CELLS} numbers; a board has at most 5x5 cells");
+            }
+        }
+        for (flag, v) in [("--width", width), ("--height", height)] {
+            if let Some(v) = v.filter(|v| !(2..=5).contains(v)) {
+                user_bail!("{flag} {v} is outside 2-5 (a board is 2 to 5 cells wide and high)");
             }
         }
         let shape = match (width, height) {

@@ -43,7 +43,13 @@ fn unpack(code: u64, shape: Shape) -> Board {
 pub fn layers(goal: &Board) -> anyhow::Result<Vec<Vec<u64>>> {
     let shape = goal.shape();
     let count = reachable_states(shape, goal.blanks());
-    if count > u128::from(MAX_STATES) || shape.cells() > 16 {
+    if shape.cells() > 16 {
+        user_bail!(
+            "a census covers boards of at most 16 cells; the {shape} board has {}",
+            shape.cells()
+        );
+    }
+    if count > u128::from(MAX_STATES) {
         user_bail!(
             "a census of the {shape} board with {} blank(s) would visit {count} states; the limit is {MAX_STATES}",
             goal.blanks()

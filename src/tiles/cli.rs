@@ -13,7 +13,7 @@ use crate::tiles::instances::InstanceSet;
 use crate::tiles::solve::{Problem, moves_of};
 use crate::{user_bail, user_error};
 use rayon::prelude::*;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Sliding-tile puzzles: solve instances, list successors, count state spaces, run
@@ -80,6 +80,10 @@ pub struct SolveArgs {
     /// Also print the blank's moves (IDA* and A*).
     #[arg(long)]
     pub show_moves: bool,
+    /// Memory budget of bfs, dfs and astar (which store states): MB, or with a unit
+    /// (512M, 4G). The search stops with an error before passing it. IDA* stores none.
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
+    pub memory_limit: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -149,13 +153,9 @@ pub fn run(args: TilesArgs) -> anyhow::Result<()> {
 fn load(a: &BoardArgs) -> anyhow::Result<(Board, Board)> {
     let name = a.file.display().to_string();
     let text = if name == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| user_error!("cannot read stdin: {e}"))?;
-        s
+        crate::util::input::read_stdin("instance")?
     } else {
-        std::fs::read_to_string(&a.file).map_err(|e| user_error!("cannot read {name}: {e}"))?
+        crate::util::input::read_file(&a.file, "instance")?
     };
     let start = Board::parse(&text, a.width, a.height, &name)?;
     let goal = match &a.goal {
@@ -174,7 +174,14 @@ fn load(a: &BoardArgs) -> anyhow::Result<(Board, Board)> {
 fn solve(a: &SolveArgs) -> anyhow::Result<String> {
     let (start, goal) = load(&a.board)?;
     let order = MoveOrder::parse(&a.move_order)?;
-    let problem = Problem::new(start, goal, order, a.board.heuristic);
+    let problem =
+        Problem::new(start, goal, order, a.board.heuristic).with_memory_limit(a.memory_limit);
+    let out_of_memory = |name: &str, stored: u64| {
+        user_error!(
+            "{name} stopped after expanding {stored} states: its stored states would pass the memory limit of {} (--memory-limit raises it; ida stores no states)",
+            crate::util::memory::bytes_text(a.memory_limit)
+        )
+    };
     let moves_line = |m: &[crate::tiles::Dir]| -> String {
         let letters: String = m.iter().map(|d| d.letter()).collect();
         format!("Moves = {letters}\n")
@@ -200,6 +207,14 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
             } else {
                 problem.dfs(a.expand_limit)
             };
+            if o.stats.out_of_memory {
+                let name = if a.algorithm == Algorithm::Bfs {
+                    "bfs"
+                } else {
+                    "dfs"
+                };
+                return Err(out_of_memory(name, o.stats.expanded));
+            }
             match &o.path {
                 Some(p) => format::gsa_result(o.stats.expanded, o.cost, Some(&moves_of(p))),
                 None => format::gsa_result(o.stats.expanded, o.last_depth, None),
@@ -207,6 +222,9 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         }
         Algorithm::Astar => {
             let o = problem.astar(a.expand_limit);
+            if o.stats.out_of_memory {
+                return Err(out_of_memory("astar", o.stats.expanded));
+            }
             match &o.path {
                 Some(p) => {
                     let mut s = format::astar_transcript(&problem, p, o.stats.max_frontier);
@@ -293,17 +311,29 @@ fn census_cmd(a: &CensusArgs) -> anyhow::Result<String> {
 /// Parses `1,2,5-9` into ids.
 fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
     let mut ids = Vec::new();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+    for part in text.split(',').map(str::trim) {
+        if part.is_empty() {
+            user_bail!(
+                "--ids {}: an empty item (expected ids and ranges separated by single commas, e.g. 1,2,5-9)",
+                crate::util::input::excerpt(text)
+            );
+        }
         let num = |s: &str| -> anyhow::Result<u32> {
-            s.trim()
-                .parse()
-                .map_err(|_| user_error!("--ids: {s:?} is not an instance number"))
+            s.trim().parse().map_err(|_| {
+                user_error!(
+                    "--ids: {} is not an instance number",
+                    crate::util::input::excerpt(s)
+                )
+            })
         };
         match part.split_once('-') {
             Some((a, b)) => {
                 let (a, b) = (num(a)?, num(b)?);
                 if a > b {
                     user_bail!("--ids: the range {part} is empty");
+                }
+                if ids.len() + (b - a) as usize >= 100_000 {
+                    user_bail!("--ids: more than 100000 instances");
                 }
                 ids.extend(a..=b);
             }
@@ -329,7 +359,10 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
+        .num_threads(crate::pipeline::execute::cap_jobs(
+            "--threads",
+            a.threads.unwrap_or(0),
+        ))
         .build()?;
     let results: Vec<IdaResult> = pool.install(|| {
         jobs.par_iter()

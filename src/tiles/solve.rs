@@ -14,6 +14,9 @@ pub struct Problem {
     pub order: MoveOrder,
     pub heuristic: Heuristic,
     pub tables: Tables,
+    /// The memory budget of BFS, DFS and A* in bytes (they stop, with
+    /// `stats.out_of_memory`, before their stores would pass it).
+    pub memory_limit: u64,
 }
 
 impl Problem {
@@ -25,7 +28,14 @@ impl Problem {
             order,
             heuristic,
             tables,
+            memory_limit: crate::util::memory::DEFAULT_MEMORY_LIMIT,
         }
+    }
+
+    /// The same problem with another memory budget (bytes).
+    pub fn with_memory_limit(mut self, bytes: u64) -> Problem {
+        self.memory_limit = bytes;
+        self
     }
 
     pub fn h(&self, b: &Board) -> u32 {
@@ -39,24 +49,37 @@ impl Problem {
     /// Breadth-first search (the 8-puzzle assignment), giving up after `limit` expansions.
     pub fn bfs(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
-        search::bfs(&self.start, |b| self.children(b), |b| *b == goal, limit)
+        search::bfs_within(
+            &self.start,
+            |b| self.children(b),
+            |b| *b == goal,
+            limit,
+            self.memory_limit,
+        )
     }
 
     /// Depth-first search (the 8-puzzle assignment), giving up after `limit` expansions.
     pub fn dfs(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
-        search::dfs(&self.start, |b| self.children(b), |b| *b == goal, limit)
+        search::dfs_within(
+            &self.start,
+            |b| self.children(b),
+            |b| *b == goal,
+            limit,
+            self.memory_limit,
+        )
     }
 
     /// A* (the two-blank puzzle assignment), giving up after `limit` expansions.
     pub fn astar(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
-        search::astar(
+        search::astar_within(
             &self.start,
             |b| self.children(b).into_iter().map(|n| (n, 1)),
             |b| self.h(b),
             |b| *b == goal,
             limit,
+            self.memory_limit,
         )
     }
 

@@ -15,7 +15,12 @@ pub fn write_with(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        crate::util::error::environment_error(
+            anyhow::Error::new(e).context(format!("creating {}", dir.display())),
+            &dir.display().to_string(),
+        )
+    })?;
     let name = path
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
@@ -30,10 +35,24 @@ pub fn write_with(
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(e.context(format!("writing {}", path.display())));
+        let e = e.context(format!("writing {}", path.display()));
+        return Err(crate::util::error::environment_error(
+            e,
+            &path.display().to_string(),
+        ));
     }
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(crate::util::error::environment_error(
+            anyhow::Error::new(e).context(format!(
+                "renaming {} to {}",
+                tmp.display(),
+                path.display()
+            )),
+            &path.display().to_string(),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes bytes to `path`, atomically.

@@ -45,6 +45,49 @@ pub fn is_user_error(err: &anyhow::Error) -> bool {
     err.chain().any(|e| e.is::<UserError>())
 }
 
+/// True when the error comes from writing to a closed pipe (the reader of stdout went
+/// away): a normal end of the program, not a failure.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// An I/O failure that is the user's or the machine's to fix (a full disk, a path
+/// below a regular file, a name too long, no permission, a read-only file system),
+/// found anywhere in `err`'s chain, as a user error: "`what`: `reason`". Other errors
+/// are returned unchanged.
+pub fn environment_error(err: anyhow::Error, what: &str) -> anyhow::Error {
+    use std::io::ErrorKind as K;
+    let io_kind = err
+        .chain()
+        .find_map(|e| e.downcast_ref::<std::io::Error>().map(std::io::Error::kind));
+    let reason = match io_kind {
+        Some(K::StorageFull) => Some("the disk is full"),
+        Some(K::QuotaExceeded) => Some("the disk quota is exceeded"),
+        Some(K::NotADirectory) => Some("a part of the path is a file, not a folder"),
+        Some(K::IsADirectory) => Some("it is a folder"),
+        Some(K::InvalidFilename) => Some("the file name is too long or invalid"),
+        Some(K::PermissionDenied) => Some("permission denied"),
+        Some(K::ReadOnlyFilesystem) => Some("the file system is read-only"),
+        Some(K::FileTooLarge) => Some("the file is too large"),
+        _ => {
+            // Libraries that wrap I/O errors in their own (polars) keep only the text.
+            let text = one_line(&err);
+            if text.contains("No space left on device") || text.contains("os error 28") {
+                Some("the disk is full")
+            } else {
+                None
+            }
+        }
+    };
+    match reason {
+        Some(r) if !is_user_error(&err) => crate::user_error!("{what}: {r}"),
+        _ => err,
+    }
+}
+
 /// The one line printed for an error: its whole context chain, outermost first.
 pub fn one_line(err: &anyhow::Error) -> String {
     let parts: Vec<String> = err.chain().map(|e| e.to_string()).collect();
@@ -65,6 +108,24 @@ mod tests {
             one_line(&err),
             "reading maze.txt: size 11 is outside 5..=10"
         );
+    }
+
+    #[test]
+    fn a_broken_pipe_is_recognised_through_context() {
+        let io = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        let err = anyhow::Error::new(io).context("writing the table");
+        assert!(is_broken_pipe(&err));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("disk full")));
+    }
+
+    #[test]
+    fn environment_failures_are_user_errors_naming_the_path() {
+        let io = std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let err = environment_error(anyhow::Error::new(io).context("x"), "out/results.csv");
+        assert_eq!(exit_code(&err), 2);
+        assert_eq!(err.to_string(), "out/results.csv: the disk is full");
+        let other = environment_error(anyhow::anyhow!("bug"), "p");
+        assert_eq!(exit_code(&other), 1);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Interactive prompts in the seeds' style: the question on stdout (no newline), the
 //! answer read from stdin, and the same validation as the command-line flag.
 
+use crate::pipeline::params::{ParamSpec, Value};
+use crate::util::input::excerpt;
 use std::io::{BufRead, Write};
 
 /// Asks `question` unless `given` already holds the value; `parse` checks the answer
@@ -26,26 +28,68 @@ pub fn ask<T>(
 ) -> anyhow::Result<T> {
     write!(output, "{question}")?;
     output.flush()?;
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
+    let what = format!("answer to {:?}", question.trim());
+    let Some(line) = crate::util::input::read_line(input, &what)? else {
         crate::user_bail!("no answer to {:?}: standard input ended", question.trim());
+    };
+    parse(line.trim()).map_err(|e| crate::user_error!("{what}: {e}"))
+}
+
+/// An integer within `spec`'s range (the same limits as in configs).
+pub fn int_in(spec: &ParamSpec, s: &str) -> Result<i64, String> {
+    let s = s.trim();
+    let n = match s.parse::<i128>() {
+        Ok(n) => n,
+        Err(_) if is_integer_text(s) => {
+            return Err(format!("{} is too large for {}", excerpt(s), spec.name));
+        }
+        Err(_) => return Err(format!("{} is not an integer", excerpt(s))),
+    };
+    let Ok(n) = i64::try_from(n) else {
+        return Err(format!(
+            "{n} is out of range for {} ({})",
+            spec.name,
+            spec.kind.describe()
+        ));
+    };
+    match spec.check(&Value::Int(n))? {
+        Value::Int(i) => Ok(i),
+        other => Err(format!("{} must be an integer, not {other}", spec.name)),
     }
-    parse(line.trim()).map_err(|e| crate::user_error!("answer to {:?}: {e}", question.trim()))
+}
+
+/// A number within `spec`'s range (the same limits as in configs).
+pub fn float_in(spec: &ParamSpec, s: &str) -> Result<f64, String> {
+    let x = number(s)?;
+    spec.check(&Value::Float(x))?
+        .as_f64()
+        .ok_or_else(|| format!("{} must be a number", spec.name))
+}
+
+fn is_integer_text(s: &str) -> bool {
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A positive integer (iterations, descents).
 pub fn positive_int(s: &str) -> Result<u64, String> {
     match s.trim().parse::<i128>() {
         Ok(n) if n >= 1 && n <= i128::from(u64::MAX) => Ok(n as u64),
+        Ok(n) if n >= 1 => Err(format!("{n} is too large (at most {})", u64::MAX)),
         Ok(n) => Err(format!("{n} is not a positive integer")),
-        Err(_) => Err(format!("{s:?} is not a positive integer")),
+        Err(_) if is_integer_text(s.trim()) => Err(format!(
+            "{} is too large (at most {})",
+            excerpt(s.trim()),
+            u64::MAX
+        )),
+        Err(_) => Err(format!("{} is not a positive integer", excerpt(s))),
     }
 }
 
 fn number(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
-        _ => Err(format!("{s:?} is not a number")),
+        _ => Err(format!("{} is not a number", excerpt(s))),
     }
 }
 
@@ -122,5 +166,53 @@ mod tests {
         assert_eq!(decay("1.0"), Ok(1.0));
         assert!(decay("0").is_err());
         assert!(decay("1.01").is_err());
+        assert!(
+            positive_int("99999999999999999999")
+                .unwrap_err()
+                .contains("too large")
+        );
+    }
+
+    #[test]
+    fn spec_bounds_apply_at_prompts() {
+        let t = ParamSpec::float("initial_temperature", 0.0, 1e12, true, None, "");
+        assert!(float_in(&t, "1e20").unwrap_err().contains("out of range"));
+        assert_eq!(float_in(&t, "2.5"), Ok(2.5));
+        let it = ParamSpec::int("iterations", 1, 1_000_000_000, None, "");
+        assert!(
+            int_in(&it, "18446744073709551615")
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert!(
+            int_in(&it, "99999999999999999999999999999999999999999")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert!(int_in(&it, &"x".repeat(100)).unwrap_err().len() < 100);
+        assert_eq!(int_in(&it, "250"), Ok(250));
+    }
+
+    #[test]
+    fn non_utf8_and_huge_answers_are_user_errors_naming_the_prompt() {
+        let err = ask(
+            &mut &b"\xff\xfe\n"[..],
+            &mut Vec::new(),
+            "Iterations? ",
+            positive_int,
+        )
+        .unwrap_err();
+        assert!(crate::util::error::is_user_error(&err));
+        assert!(err.to_string().contains("Iterations?"), "{err}");
+        let huge = "9".repeat(1 << 20);
+        let err = ask(
+            &mut huge.as_bytes(),
+            &mut Vec::new(),
+            "Iterations? ",
+            positive_int,
+        )
+        .unwrap_err();
+        assert!(crate::util::error::is_user_error(&err));
+        assert!(err.to_string().len() < 200);
     }
 }

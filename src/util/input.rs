@@ -1,0 +1,155 @@
+//! Reading what the user gives us with limits: files (configs, studies, instances,
+//! boards, mazes) and standard input are read up to [`MAX_INPUT_BYTES`], an answer at a
+//! prompt up to [`MAX_LINE_BYTES`], and a message quotes at most a short [`excerpt`]
+//! of bad input. `/dev/zero` as a config, or a 64 MB answer, is one clear line, not an
+//! exhausted machine or a screenful of echo.
+
+use std::io::{BufRead, Read};
+use std::path::Path;
+
+/// The largest input file (or standard input) read: 16 MiB.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// The longest answer read at a prompt: 4 KiB.
+pub const MAX_LINE_BYTES: u64 = 4 << 10;
+
+/// How many characters of bad input a message quotes.
+pub const EXCERPT_CHARS: usize = 40;
+
+/// `text` quoted for a message: at most [`EXCERPT_CHARS`] characters (then `…` and the
+/// full length), control characters escaped.
+pub fn excerpt(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= EXCERPT_CHARS {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(EXCERPT_CHARS).collect();
+    format!("{head:?}… ({count} characters)")
+}
+
+/// Reads the file `path` as UTF-8 text of at most [`MAX_INPUT_BYTES`]; `what` names it
+/// in messages ("config", "board file"). Every failure is a user error naming the path.
+pub fn read_file(path: &Path, what: &str) -> anyhow::Result<String> {
+    let name = path.display();
+    let file = std::fs::File::open(path)
+        .map_err(|e| crate::user_error!("{name}: cannot read the {what}: {}", io_reason(&e)))?;
+    if let Ok(meta) = file.metadata()
+        && meta.is_dir()
+    {
+        crate::user_bail!("{name}: cannot read the {what}: it is a folder");
+    }
+    read_limited(file, &name.to_string(), what)
+}
+
+/// Reads standard input as UTF-8 text of at most [`MAX_INPUT_BYTES`].
+pub fn read_stdin(what: &str) -> anyhow::Result<String> {
+    read_limited(std::io::stdin().lock(), "standard input", what)
+}
+
+/// Reads `reader` to its end, up to [`MAX_INPUT_BYTES`].
+pub fn read_limited(reader: impl Read, name: &str, what: &str) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| crate::user_error!("{name}: cannot read the {what}: {}", io_reason(&e)))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        crate::user_bail!(
+            "{name}: the {what} is larger than {} MiB, the most searchlab reads",
+            MAX_INPUT_BYTES >> 20
+        );
+    }
+    utf8(bytes, name, what)
+}
+
+/// Bytes as text, or a user error giving the line of the first invalid byte.
+pub fn utf8(bytes: Vec<u8>, name: &str, what: &str) -> anyhow::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        crate::user_error!("{name}:{line}: the {what} is not UTF-8 text")
+    })
+}
+
+/// Reads one line (without its end) of at most [`MAX_LINE_BYTES`]; `None` at the end of
+/// the input. `what` names the line in messages (the prompt's question).
+pub fn read_line(input: &mut impl BufRead, what: &str) -> anyhow::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    let n = input
+        .take(MAX_LINE_BYTES + 1)
+        .read_until(b'\n', &mut bytes)
+        .map_err(|e| crate::user_error!("{what}: cannot read standard input: {}", io_reason(&e)))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if bytes.len() as u64 > MAX_LINE_BYTES && !bytes.ends_with(b"\n") {
+        crate::user_bail!(
+            "{what}: the answer is longer than {MAX_LINE_BYTES} bytes, the most searchlab reads"
+        );
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(Some(s)),
+        Err(_) => crate::user_bail!("{what}: the answer is not UTF-8 text"),
+    }
+}
+
+/// An I/O error's reason without Rust's "(os error N)" suffix.
+pub fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::util::error::is_user_error;
+
+    #[test]
+    fn excerpts_are_short() {
+        assert_eq!(excerpt("abc"), "\"abc\"");
+        let long = "x".repeat(1000);
+        let e = excerpt(&long);
+        assert!(e.len() < 80 && e.contains("1000 characters"), "{e}");
+    }
+
+    #[test]
+    fn files_are_read_with_a_limit_and_as_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big");
+        std::fs::write(&big, vec![b'a'; MAX_INPUT_BYTES as usize + 1]).unwrap();
+        let err = read_file(&big, "config").unwrap_err();
+        assert!(is_user_error(&err) && err.to_string().contains("larger than 16 MiB"));
+        let bin = dir.path().join("bin");
+        std::fs::write(&bin, b"ok\n\xff\xfe").unwrap();
+        let err = read_file(&bin, "config").unwrap_err();
+        assert!(is_user_error(&err));
+        assert!(
+            err.to_string()
+                .ends_with("bin:2: the config is not UTF-8 text")
+        );
+        let err = read_file(dir.path(), "config").unwrap_err();
+        assert!(is_user_error(&err) && err.to_string().contains("folder"));
+        let err = read_file(&dir.path().join("none"), "config").unwrap_err();
+        assert!(is_user_error(&err) && !err.to_string().contains("os error"));
+        assert!(read_limited(std::io::repeat(0), "/dev/zero", "config").is_err());
+    }
+
+    #[test]
+    fn lines_are_limited() {
+        let long = "9".repeat(64 << 10);
+        let err = read_line(&mut long.as_bytes(), "Iterations?").unwrap_err();
+        assert!(is_user_error(&err));
+        assert!(err.to_string().len() < 120);
+        assert_eq!(
+            read_line(&mut "7\nrest".as_bytes(), "q").unwrap(),
+            Some("7\n".into())
+        );
+        assert_eq!(read_line(&mut "".as_bytes(), "q").unwrap(), None);
+        assert!(is_user_error(
+            &read_line(&mut &b"\xff\xfe\n"[..], "q").unwrap_err()
+        ));
+    }
+}
