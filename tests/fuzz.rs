@@ -4,9 +4,9 @@
 //! and mutations of a valid file; none may panic, and every error is a user error (exit
 //! code 2) on one line.
 //!
-//! Each property runs 1,000 cases per strategy by default (three strategies: a few
-//! thousand per parser). The longer run sets `PROPTEST_CASES`, e.g.
-//! `PROPTEST_CASES=100000 cargo test --release --test fuzz`.
+//! Each property runs 3,000 cases by default (drawn from its strategies: random bytes,
+//! token soups, mutations of a valid file), so a few thousand per parser. The longer
+//! run sets `PROPTEST_CASES`, e.g. `PROPTEST_CASES=100000 cargo test --release --test fuzz`.
 
 use proptest::prelude::*;
 use searchlab::util::error::is_user_error;
@@ -15,7 +15,7 @@ fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+        .unwrap_or(3000);
     ProptestConfig {
         cases,
         failure_persistence: None,
