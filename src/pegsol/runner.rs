@@ -19,6 +19,17 @@ fn level_param() -> ParamSpec {
     )
 }
 
+/// The seed's expansion budget: the same limits for configs and `--budget`.
+pub fn seed_budget() -> ParamSpec {
+    ParamSpec::int(
+        "budget",
+        1,
+        1_000_000_000,
+        Some(1_000_000),
+        "most nodes to expand",
+    )
+}
+
 impl Runner for PegsolRunner {
     fn domain(&self) -> &'static str {
         "pegsol"
@@ -34,16 +45,7 @@ impl Runner for PegsolRunner {
                 name: "seed_dfs",
                 version: 1,
                 description: "the seed's depth-first search with an expansion budget (Algorithm 1)",
-                params: vec![
-                    level_param(),
-                    ParamSpec::int(
-                        "budget",
-                        1,
-                        1_000_000_000,
-                        Some(1_000_000),
-                        "most nodes to expand",
-                    ),
-                ],
+                params: vec![level_param(), seed_budget()],
             },
             AlgorithmSpec {
                 name: "strong",

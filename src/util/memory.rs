@@ -41,7 +41,7 @@ pub fn parse_memory_limit(text: &str) -> Result<u64, String> {
         }
     };
     let bytes = value * (1u64 << shift) as f64;
-    if !(bytes >= MIN_MEMORY_LIMIT as f64) {
+    if bytes.is_nan() || bytes < MIN_MEMORY_LIMIT as f64 {
         return Err(format!("a memory limit of {t} is below 1 MiB"));
     }
     if bytes > (1u64 << 50) as f64 {
