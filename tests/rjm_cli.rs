@@ -152,34 +152,34 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     assert_user_error(
         &run(&["rjm", "descend"], "ten\n"),
-        "\"ten\" is not a positive integer",
+        "\"ten\" is not an integer",
     );
     assert_user_error(
         &run(&["rjm", "descend", "--iterations", "0"], ""),
-        "0 is not a positive integer",
+        "iterations = 0 is out of range (expected 1 to 1000000000)",
     );
     assert_user_error(
         &run(&["rjm", "descend"], "-5\n"),
-        "-5 is not a positive integer",
+        "iterations = -5 is out of range",
     );
     assert_user_error(
         &run(&["rjm", "uphill", "--iterations", "10"], "1.5\n"),
-        "probability 1.5 is outside [0, 1]",
+        "uphill_probability = 1.5 is out of range",
     );
     assert_user_error(
         &run(
             &["rjm", "anneal", "--iterations", "10", "--temperature", "0"],
             "",
         ),
-        "temperature 0 must be greater than 0",
+        "initial_temperature = 0 is out of range (expected greater than 0",
     );
     assert_user_error(
         &run(&["rjm", "anneal"], "10\n1\n1.5\n"),
-        "decay rate 1.5 is outside (0, 1]",
+        "decay = 1.5 is out of range",
     );
     assert_user_error(
         &run(&["rjm", "anneal"], "10\n-1\n"),
-        "temperature -1 must be greater than 0",
+        "initial_temperature = -1 is out of range",
     );
     assert_user_error(&run(&["rjm", "restarts"], "10\n"), "standard input ended");
     assert_user_error(
@@ -194,7 +194,7 @@ fn bad_input_is_one_line_and_exit_2() {
             ],
             "",
         ),
-        "is too many",
+        "18446744073709551615 is out of range for iterations",
     );
     assert_user_error(
         &run(&["rjm", "evaluate", "--maze", "no/such/file.txt"], ""),

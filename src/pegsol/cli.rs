@@ -142,7 +142,14 @@ fn solve(a: &SolveArgs) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let (solution, stats) = match a.solver {
         SolverName::Seed => {
-            let r = budgeted_dfs::solve(&p.shape, p.start, budget.unwrap_or(1_000_000));
+            let budget = budget.unwrap_or(1_000_000);
+            let spec = crate::pegsol::runner::budget_param();
+            let value =
+                crate::pipeline::params::Value::Int(i64::try_from(budget).unwrap_or(i64::MAX));
+            if let Err(e) = spec.check(&value) {
+                crate::user_bail!("--budget: {e}");
+            }
+            let r = budgeted_dfs::solve(&p.shape, p.start, budget);
             let stats = stats_block(
                 r.expanded,
                 r.generated,

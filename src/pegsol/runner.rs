@@ -36,6 +36,17 @@ fn level_param() -> ParamSpec {
     )
 }
 
+/// The budgeted DFS's expansion budget: the same limits for configs and `--budget`.
+pub fn budget_param() -> ParamSpec {
+    ParamSpec::int(
+        "budget",
+        1,
+        1_000_000_000,
+        Some(1_000_000),
+        "most nodes to expand",
+    )
+}
+
 impl Runner for PegsolRunner {
     fn domain(&self) -> &'static str {
         "pegsol"
@@ -52,16 +63,7 @@ impl Runner for PegsolRunner {
                 version: 1,
                 description: "the assignment's depth-first search with an expansion budget (Algorithm 1)",
                 metrics: MetricsSpec::of::<PegsolMetrics>(),
-                params: vec![
-                    level_param(),
-                    ParamSpec::int(
-                        "budget",
-                        1,
-                        1_000_000_000,
-                        Some(1_000_000),
-                        "most nodes to expand",
-                    ),
-                ],
+                params: vec![level_param(), budget_param()],
             },
             AlgorithmSpec {
                 name: "strong",

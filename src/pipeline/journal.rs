@@ -103,7 +103,13 @@ pub fn read_records(path: &Path) -> anyhow::Result<(HashMap<String, RunRecord>, 
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((HashMap::new(), damaged)),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Err(e) => {
+            let e = anyhow::Error::new(e).context(format!("reading {}", path.display()));
+            return Err(crate::util::error::environment_error(
+                e,
+                &format!("{}: cannot read", path.display()),
+            ));
+        }
     };
     let mut reader = std::io::BufReader::new(file);
     let mut line = Vec::new();

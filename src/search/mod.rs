@@ -35,7 +35,7 @@ pub struct Stats {
     /// IDA* only: every bound used, first to last.
     pub thresholds: Vec<u64>,
     /// BFS/DFS only: the expansions that merged at least one new state into the pool.
-    /// Seed 002 counts these as its `expands` (73 and 1974 on its two cases, where
+    /// The 8-puzzle assignment counts these as its `expands` (73 and 1974 on its two cases, where
     /// `expanded` is 74 and 2045): an expansion whose children had all been seen
     /// before is not counted there.
     pub merging: u64,

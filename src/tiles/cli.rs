@@ -75,7 +75,7 @@ pub struct SolveArgs {
     #[arg(long, default_value = "UDLR")]
     pub move_order: String,
     /// Give up after expanding this many nodes (the 8-puzzle assignment uses 100).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=i64::MAX as u64))]
     pub expand_limit: Option<u64>,
     /// Also print the blank's moves (IDA* and A*).
     #[arg(long)]
@@ -118,7 +118,7 @@ pub struct BatchArgs {
     #[arg(long, default_value = "ULRD")]
     pub move_order: String,
     /// Give up on an instance after expanding this many nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=i64::MAX as u64))]
     pub expand_limit: Option<u64>,
     /// Worker threads (default: all cores).
     #[arg(long)]

@@ -1,0 +1,197 @@
+//! Faults a run must survive: kill -9 at random (seeded) moments, then the same command
+//! to completion, gives the same text in every non-timing column of results.csv and
+//! anytime.csv as an uninterrupted run, with one journal record per run; a full disk
+//! (a small tmpfs, where the machine lets us mount one) is exit 2 with the path, and
+//! leaves no temporary file.
+
+mod common;
+use common::root;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The quickstart sweep, with runs long enough for kills to land while they go on.
+const SETS: &[&str] = &["params.iterations=100000", "replicates.count=10"];
+
+fn command(out: &Path) -> Command {
+    let config = root().join("configs/quickstart.toml");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_searchlab"));
+    cmd.args([
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--jobs",
+        "2",
+    ]);
+    for s in SETS {
+        cmd.args(["--set", s]);
+    }
+    cmd.current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// A CSV's text without its timing columns (names ending in _seconds or _per_second).
+fn reproducible(csv: &Path) -> String {
+    let text = std::fs::read_to_string(csv).unwrap_or_else(|e| panic!("{}: {e}", csv.display()));
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let keep: Vec<bool> = head
+        .iter()
+        .map(|h| !h.ends_with("_seconds") && !h.ends_with("_per_second"))
+        .collect();
+    text.lines()
+        .map(|l| {
+            l.split(',')
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(v, _)| v)
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A small seeded generator (xorshift), so the kill moments replay.
+struct Moments(u64);
+impl Moments {
+    fn next_ms(&mut self, below: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % below
+    }
+}
+
+#[test]
+fn kill_9_at_random_moments_then_resume_gives_the_same_tables() {
+    let whole = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let out = command(whole.path()).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Kill moments spread over the uninterrupted run's duration.
+    let span = (started.elapsed().as_millis() as u64).max(50);
+
+    let killed = tempfile::tempdir().unwrap();
+    let mut moments = Moments(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..5 {
+        let mut child = command(killed.path()).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(moments.next_ms(span)));
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+    }
+    let rest = command(killed.path()).output().unwrap();
+    assert!(
+        rest.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rest.stderr)
+    );
+
+    let (a, b) = (
+        whole.path().join("quickstart"),
+        killed.path().join("quickstart"),
+    );
+    for table in ["results.csv", "anytime.csv"] {
+        let (x, y) = (reproducible(&a.join(table)), reproducible(&b.join(table)));
+        assert!(x.lines().count() > 100, "{table}");
+        if x != y {
+            let diff = x.lines().zip(y.lines()).find(|(p, q)| p != q);
+            panic!("{table} differs after kills: {diff:?}");
+        }
+    }
+    // One record per run: killed runs were not written twice, no line is glued.
+    let journal = std::fs::read_to_string(b.join("runs.jsonl")).unwrap();
+    let keys: Vec<String> = journal
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            v["key"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let distinct: std::collections::HashSet<&String> = keys.iter().collect();
+    assert_eq!(distinct.len(), 120);
+    assert_eq!(keys.len(), 120, "one record per run");
+}
+
+/// Runs `f` with a fresh tmpfs of `size` mounted on a temporary folder; skips (with a
+/// note) where mounting is not allowed.
+fn with_tmpfs(size: &str, f: impl FnOnce(&Path)) {
+    let dir = tempfile::tempdir().unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+        .arg(dir.path())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!(
+            "note: cannot mount a tmpfs here (not root or no permission): full-disk test skipped"
+        );
+        return;
+    }
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(dir.path())));
+    let _ = Command::new("umount").arg(dir.path()).status();
+    if let Err(p) = result {
+        std::panic::resume_unwind(p);
+    }
+}
+
+#[test]
+fn a_full_disk_is_exit_2_with_the_path_and_leaves_no_temporary_file() {
+    with_tmpfs("4m", |disk| {
+        // Fill the disk to different levels, so the journal, the tables and the plots
+        // each get their turn at meeting a full disk.
+        let mut full = 0;
+        for free_kb in [8u64, 64, 160, 320, 640, 1200] {
+            let _ = std::fs::remove_dir_all(disk.join("out"));
+            let filler = disk.join("filler");
+            let _ = std::fs::remove_file(&filler);
+            std::fs::write(&filler, vec![0u8; ((4096 - free_kb) * 1024) as usize]).unwrap();
+            let out = disk.join("out");
+            let mut cmd = command(&out);
+            cmd.args([
+                "--set",
+                "params.iterations=2000",
+                "--set",
+                "replicates.count=2",
+            ]);
+            let r = cmd.output().unwrap();
+            let stderr = String::from_utf8_lossy(&r.stderr);
+            match r.status.code() {
+                Some(0) => {}
+                Some(2) => {
+                    full += 1;
+                    eprintln!("{free_kb} KB free: {}", stderr.trim_end());
+                    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+                    assert!(
+                        stderr.contains("the disk is full"),
+                        "{free_kb} KB: {stderr}"
+                    );
+                    assert!(stderr.contains(out.to_str().unwrap()), "{stderr}");
+                }
+                other => panic!("{free_kb} KB free: exit {other:?}: {stderr}"),
+            }
+            let mut stack = vec![out.clone()];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    assert!(!name.contains(".tmp"), "{free_kb} KB: left {name}");
+                    if e.path().is_dir() {
+                        stack.push(e.path());
+                    }
+                }
+            }
+        }
+        assert!(full >= 3, "only {full} runs met the full disk");
+    });
+}
