@@ -1,0 +1,493 @@
+//! The fast IDA* with a pattern-database heuristic ([`super::pdb`]), serial and parallel.
+//!
+//! Same conventions as [`super::ida`]: `generated` counts every child generated over all
+//! iterations plus the start once, `expanded` every node whose children were generated,
+//! the move order is given, the move undoing the previous one is never generated, and the
+//! last iteration stops when the goal is generated. The board is one array updated in
+//! place and the heuristic incrementally: a move changes one tile's Manhattan distance and
+//! the rank of one pattern (the moved tile's) and of one pattern of the reflected state
+//! (the reflected tile's), so each child costs two ranks and two lookups. The reflected
+//! lookup is skipped when the plain sum already prunes the child and cannot lower the
+//! next bound, so the counts are those of the full maximum.
+//!
+//! **Parallel search** ([`solve_parallel`]). Each iteration enumerates the tree down to
+//! a frontier depth (deepened until there are enough subtrees), then the threads take the
+//! frontier's subtrees in depth-first order from a shared counter. The counts of an
+//! iteration without a goal are sums over subtrees, the same whatever the number of
+//! threads. In the last iteration the subtrees before the first one (in depth-first
+//! order) holding a goal are searched to the end, those after it are abandoned and not
+//! counted: the reported totals and the solution are exactly those of the serial search,
+//! node for node, whatever the number of threads (the abandoned work costs time only).
+
+use super::board::{Board, Dir, MAX_CELLS, MoveOrder};
+use super::ida::IdaResult;
+use super::pdb::PdbHeuristic;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+
+const NONE: u8 = u8::MAX;
+const MAX_PATH: usize = 512;
+const MAX_GROUPS: usize = MAX_CELLS;
+
+/// A node where the top of the tree was cut, with the counts at the moment it was
+/// generated.
+#[derive(Clone)]
+struct Frontier {
+    cells: [u8; 32],
+    blank: usize,
+    md: u32,
+    prev: usize,
+    path: Vec<u8>,
+    generated: u64,
+    expanded: u64,
+}
+
+#[derive(Clone)]
+struct Search<'a> {
+    h: &'a PdbHeuristic,
+    nbr: [[u8; 4]; MAX_CELLS],
+    inverse: [usize; 4],
+    cells: [u8; 32],
+    /// `gpos[g][i]`: the cell of tile i of pattern g; `rgpos` for the reflected state.
+    gpos: [[u8; MAX_CELLS]; MAX_GROUPS],
+    rgpos: [[u8; MAX_CELLS]; MAX_GROUPS],
+    /// The stored table values of the patterns (and of the reflected state's).
+    sval: [u32; MAX_GROUPS],
+    rsval: [u32; MAX_GROUPS],
+    sum: u32,
+    rsum: u32,
+    bound: u32,
+    next_bound: u32,
+    generated: u64,
+    expanded: u64,
+    limit: u64,
+    limit_reached: bool,
+    max_depth: u32,
+    found_len: usize,
+    path: [u8; MAX_PATH],
+    /// Nodes at this depth are not expanded but collected (the parallel search's top).
+    split: u32,
+    frontier: Vec<Frontier>,
+    /// In a subtree of the parallel search: its index and the least index of a subtree
+    /// known to hold a goal; the search gives up when the latter drops below the former.
+    cancel: Option<(&'a AtomicUsize, usize)>,
+    cancelled: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(h: &'a PdbHeuristic, start: &Board, order: MoveOrder) -> Search<'a> {
+        let shape = start.shape();
+        let mut nbr = [[NONE; 4]; MAX_CELLS];
+        for (c, row) in nbr.iter_mut().enumerate().take(shape.cells()) {
+            for (k, d) in order.0.into_iter().enumerate() {
+                if let Some(q) = shape.neighbour(c, d) {
+                    row[k] = q as u8;
+                }
+            }
+        }
+        let mut inverse = [0; 4];
+        for (k, d) in order.0.into_iter().enumerate() {
+            inverse[k] = order.0.iter().position(|&e| e == d.inverse()).unwrap_or(0);
+        }
+        let mut cells = [0u8; 32];
+        cells[..MAX_CELLS].copy_from_slice(&start.cells);
+        let mut s = Search {
+            h,
+            nbr,
+            inverse,
+            cells,
+            gpos: [[0; MAX_CELLS]; MAX_GROUPS],
+            rgpos: [[0; MAX_CELLS]; MAX_GROUPS],
+            sval: [0; MAX_GROUPS],
+            rsval: [0; MAX_GROUPS],
+            sum: 0,
+            rsum: 0,
+            bound: 0,
+            next_bound: u32::MAX,
+            generated: 1,
+            expanded: 0,
+            limit: u64::MAX,
+            limit_reached: false,
+            max_depth: 0,
+            found_len: 0,
+            path: [0; MAX_PATH],
+            split: u32::MAX,
+            frontier: Vec::new(),
+            cancel: None,
+            cancelled: false,
+        };
+        s.reset_values();
+        s
+    }
+
+    /// Recomputes the pattern positions and values from `cells`.
+    fn reset_values(&mut self) {
+        let h = self.h;
+        let n = h.goal.len();
+        for c in 0..n {
+            let t = usize::from(self.cells[c]);
+            let g = h.group[t];
+            if t != 0 && g != NONE {
+                self.gpos[usize::from(g)][usize::from(h.index[t])] = c as u8;
+            }
+            if let Some(r) = &h.reflection {
+                let rt = usize::from(r.tile[t]);
+                let rg = h.group[rt];
+                if rt != 0 && rg != NONE {
+                    self.rgpos[usize::from(rg)][usize::from(h.index[rt])] = r.cell[c];
+                }
+            }
+        }
+        self.sum = 0;
+        self.rsum = 0;
+        for (g, table) in h.tables.iter().enumerate() {
+            let k = table.pattern.len();
+            self.sval[g] = table.get(table.pattern.rank(&self.gpos[g][..k]));
+            self.sum += self.sval[g];
+            if h.reflection.is_some() {
+                self.rsval[g] = table.get(table.pattern.rank(&self.rgpos[g][..k]));
+                self.rsum += self.rsval[g];
+            }
+        }
+    }
+
+    fn md(&self) -> u32 {
+        (0..self.h.goal.len())
+            .map(|c| u32::from(self.h.md[usize::from(self.cells[c])][c]))
+            .sum()
+    }
+
+    fn found(&mut self, g: u32, k: u8) {
+        self.path[g as usize] = k;
+        self.max_depth = self.max_depth.max(g + 1);
+        self.found_len = g as usize + 1;
+    }
+
+    /// Depth-first search below the current board (blank at `blank`, depth `g`,
+    /// Manhattan distance `md`), never undoing move `prev` (4 = none). `REFLECT`: the
+    /// heuristic takes the maximum with the reflected state's sum.
+    fn dfs<const REFLECT: bool>(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+        if g == self.split {
+            self.frontier.push(Frontier {
+                cells: self.cells,
+                blank,
+                md,
+                prev,
+                path: self.path[..g as usize].to_vec(),
+                generated: self.generated,
+                expanded: self.expanded,
+            });
+            return false;
+        }
+        if self.expanded >= self.limit {
+            self.limit_reached = true;
+            return false;
+        }
+        if let Some((best, me)) = self.cancel
+            && best.load(Relaxed) < me
+        {
+            self.cancelled = true;
+            return false;
+        }
+        self.expanded += 1;
+        let h = self.h;
+        for k in 0..4 {
+            if prev < 4 && k == self.inverse[prev] {
+                continue;
+            }
+            let np = self.nbr[blank][k];
+            if np == NONE {
+                continue;
+            }
+            let np = usize::from(np);
+            let tile = usize::from(self.cells[np]);
+            self.generated += 1;
+            let nmd = md + u32::from(h.md[tile][blank]) - u32::from(h.md[tile][np]);
+            self.cells[blank] = tile as u8;
+            self.cells[np] = 0;
+            // The moved tile's pattern.
+            let gi = usize::from(h.group[tile]);
+            let old = if gi < MAX_GROUPS {
+                let table = &h.tables[gi];
+                self.gpos[gi][usize::from(h.index[tile])] = blank as u8;
+                let v = table.get(table.pattern.rank(&self.gpos[gi][..table.pattern.len()]));
+                let old = self.sval[gi];
+                self.sval[gi] = v;
+                self.sum = self.sum + v - old;
+                old
+            } else {
+                0
+            };
+            let mut f = g + 1 + nmd + 2 * self.sum;
+            // The reflected state's pattern of the reflected tile, looked up only when it
+            // can matter: when the child is not pruned, or might lower the next bound.
+            let mut rgi = MAX_GROUPS;
+            let mut rold = 0;
+            if REFLECT
+                && let Some(r) = &h.reflection
+            {
+                let rt = usize::from(r.tile[tile]);
+                let g2 = usize::from(h.group[rt]);
+                if g2 < MAX_GROUPS {
+                    let ri = usize::from(h.index[rt]);
+                    self.rgpos[g2][ri] = r.cell[blank];
+                    rgi = g2;
+                    if f <= self.bound || f < self.next_bound {
+                        let table = &h.tables[g2];
+                        let v =
+                            table.get(table.pattern.rank(&self.rgpos[g2][..table.pattern.len()]));
+                        rold = self.rsval[g2];
+                        self.rsval[g2] = v;
+                        self.rsum = self.rsum + v - rold;
+                    } else {
+                        rold = self.rsval[g2];
+                    }
+                }
+                f = f.max(g + 1 + nmd + 2 * self.rsum);
+            }
+            let mut found = false;
+            if f > self.bound {
+                if f < self.next_bound {
+                    self.next_bound = f;
+                }
+            } else if nmd == 0 {
+                self.found(g, k as u8);
+                return true;
+            } else {
+                self.path[g as usize] = k as u8;
+                found = self.dfs::<REFLECT>(np, g + 1, nmd, k);
+            }
+            if found {
+                return true;
+            }
+            // Undo.
+            if REFLECT
+                && rgi < MAX_GROUPS
+                && let Some(r) = &h.reflection
+            {
+                let rt = usize::from(r.tile[tile]);
+                self.rgpos[rgi][usize::from(h.index[rt])] = r.cell[np];
+                self.rsum = self.rsum + rold - self.rsval[rgi];
+                self.rsval[rgi] = rold;
+            }
+            if gi < MAX_GROUPS {
+                self.gpos[gi][usize::from(h.index[tile])] = np as u8;
+                self.sum = self.sum + old - self.sval[gi];
+                self.sval[gi] = old;
+            }
+            self.cells[np] = tile as u8;
+            self.cells[blank] = 0;
+            if self.limit_reached || self.cancelled {
+                return false;
+            }
+        }
+        if g + 1 > self.max_depth {
+            self.max_depth = g + 1;
+        }
+        false
+    }
+
+    fn run(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+        if self.h.reflection.is_some() {
+            self.dfs::<true>(blank, g, md, prev)
+        } else {
+            self.dfs::<false>(blank, g, md, prev)
+        }
+    }
+
+    fn h0(&self) -> u32 {
+        let md = self.md();
+        md + 2 * self.sum.max(if self.h.reflection.is_some() {
+            self.rsum
+        } else {
+            0
+        })
+    }
+}
+
+fn moves_of(path: &[u8], order: MoveOrder) -> Vec<Dir> {
+    path.iter().map(|&k| order.0[usize::from(k)]).collect()
+}
+
+/// IDA* with the PDB heuristic on a one-blank board towards the heuristic's goal (the
+/// caller has checked it reachable). Gives up when about to expand node number
+/// `expand_limit + 1`.
+pub fn solve(
+    start: &Board,
+    h: &PdbHeuristic,
+    order: MoveOrder,
+    expand_limit: Option<u64>,
+) -> IdaResult {
+    assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
+    let mut s = Search::new(h, start, order);
+    s.limit = expand_limit.unwrap_or(u64::MAX);
+    let md = s.md();
+    let h0 = s.h0();
+    let started = Instant::now();
+    let mut thresholds = Vec::new();
+    let mut moves = None;
+    let blank = start.blank();
+    if md == 0 {
+        thresholds.push(h0);
+        moves = Some(Vec::new());
+    } else {
+        s.bound = h0;
+        loop {
+            thresholds.push(s.bound);
+            s.next_bound = u32::MAX;
+            if s.run(blank, 0, md, 4) {
+                moves = Some(moves_of(&s.path[..s.found_len], order));
+                break;
+            }
+            if s.limit_reached || s.next_bound == u32::MAX || s.next_bound as usize >= MAX_PATH {
+                break;
+            }
+            s.bound = s.next_bound;
+        }
+    }
+    IdaResult {
+        h0,
+        thresholds,
+        moves,
+        generated: s.generated,
+        expanded: s.expanded,
+        max_depth: s.max_depth,
+        limit_reached: s.limit_reached,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// What one subtree of the parallel search found.
+struct Sub {
+    found: Option<Vec<u8>>,
+    generated: u64,
+    expanded: u64,
+    next_bound: u32,
+    max_depth: u32,
+}
+
+/// The number of frontier nodes the parallel search aims at per iteration.
+const FRONTIER_TARGET: usize = 2000;
+
+/// The same search as [`solve`] (no expansion limit), with the subtrees below a frontier
+/// depth searched by the threads of the current rayon pool. The counts and the solution
+/// are those of [`solve`] (see the module documentation).
+pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaResult {
+    assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
+    let root = Search::new(h, start, order);
+    let md = root.md();
+    let h0 = root.h0();
+    let started = Instant::now();
+    let mut thresholds = Vec::new();
+    let mut moves = None;
+    let blank = start.blank();
+    let (mut generated, mut expanded, mut max_depth) = (1u64, 0u64, 0u32);
+    if md == 0 {
+        thresholds.push(h0);
+        moves = Some(Vec::new());
+    }
+    let mut bound = h0;
+    let mut split = 2u32;
+    while moves.is_none() {
+        thresholds.push(bound);
+        // The top of the tree, deepened until it has enough subtrees.
+        let top = loop {
+            let mut top = root.clone();
+            top.bound = bound;
+            top.generated = 0;
+            top.split = split;
+            let found = top.run(blank, 0, md, 4);
+            if found || top.frontier.len() >= FRONTIER_TARGET || split >= bound {
+                break (top, found);
+            }
+            split += 1;
+        };
+        let (mut top, top_found) = top;
+        let frontier = std::mem::take(&mut top.frontier);
+        let best = AtomicUsize::new(usize::MAX);
+        let next = AtomicUsize::new(0);
+        let results: Vec<Mutex<Option<Sub>>> = (0..frontier.len()).map(|_| Mutex::new(None)).collect();
+        let threads = rayon::current_num_threads().max(1);
+        rayon::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| {
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        if i >= frontier.len() || i > best.load(Relaxed) {
+                            break;
+                        }
+                        let node = &frontier[i];
+                        let mut s = root.clone();
+                        s.cells = node.cells;
+                        s.reset_values();
+                        s.path[..node.path.len()].copy_from_slice(&node.path);
+                        s.bound = bound;
+                        s.generated = 0;
+                        s.cancel = Some((&best, i));
+                        let g = node.path.len() as u32;
+                        let found = s.run(node.blank, g, node.md, node.prev);
+                        if found {
+                            best.fetch_min(i, Relaxed);
+                        }
+                        let sub = Sub {
+                            found: found.then(|| s.path[..s.found_len].to_vec()),
+                            generated: s.generated,
+                            expanded: s.expanded,
+                            next_bound: s.next_bound,
+                            max_depth: s.max_depth,
+                        };
+                        *results[i].lock().expect("no panics while holding") = Some(sub);
+                    }
+                });
+            }
+        });
+        let first_goal = best.load(Relaxed);
+        if first_goal != usize::MAX {
+            // Serial order: the top up to subtree `first_goal`, the subtrees before it
+            // in full, and that subtree up to its goal.
+            let node = &frontier[first_goal];
+            generated += node.generated;
+            expanded += node.expanded;
+            for r in results.iter().take(first_goal + 1) {
+                let sub = r.lock().expect("no panics").take().expect("searched");
+                generated += sub.generated;
+                expanded += sub.expanded;
+                max_depth = max_depth.max(sub.max_depth);
+                if let Some(path) = sub.found {
+                    moves = Some(moves_of(&path, order));
+                }
+            }
+            break;
+        }
+        generated += top.generated;
+        expanded += top.expanded;
+        max_depth = max_depth.max(top.max_depth);
+        let mut next_bound = top.next_bound;
+        for r in &results {
+            let sub = r.lock().expect("no panics").take().expect("searched");
+            generated += sub.generated;
+            expanded += sub.expanded;
+            max_depth = max_depth.max(sub.max_depth);
+            next_bound = next_bound.min(sub.next_bound);
+        }
+        if top_found {
+            moves = Some(moves_of(&top.path[..top.found_len], order));
+            break;
+        }
+        if next_bound == u32::MAX || next_bound as usize >= MAX_PATH {
+            break;
+        }
+        bound = next_bound;
+    }
+    IdaResult {
+        h0,
+        thresholds,
+        moves,
+        generated,
+        expanded,
+        max_depth,
+        limit_reached: false,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
