@@ -67,7 +67,11 @@ const NAMED: &[(&str, usize, &[&[u8]])] = &[
         4,
         &[&[1, 2, 3], &[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15]],
     ),
-    ("7-8", 4, &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]]),
+    (
+        "7-8",
+        4,
+        &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+    ),
     // Korf & Felner 2002, 24-puzzle: four blocks of six tiles.
     (
         "6-6-6-6",
@@ -493,7 +497,11 @@ fn build_with<W: Word>(
     let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
     let mut goal_pos = [0u8; MAX_CELLS];
     for (i, &t) in tiles.iter().enumerate() {
-        let gc = goal.tiles().iter().position(|&x| x == t).expect("tile on board");
+        let gc = goal
+            .tiles()
+            .iter()
+            .position(|&x| x == t)
+            .expect("tile on board");
         goal_pos[i] = gc as u8;
         for c in 0..n {
             md[i][c] = ((c / w).abs_diff(gc / w) + (c % w).abs_diff(gc % w)) as u8;
@@ -963,7 +971,11 @@ mod tests {
 
     fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
         let p = Partition::parse(partition, goal).unwrap();
-        let tables = p.groups.iter().map(|g| build(goal, g, &|_, _| {})).collect();
+        let tables = p
+            .groups
+            .iter()
+            .map(|g| build(goal, g, &|_, _| {}))
+            .collect();
         PdbHeuristic::new(goal, p, tables, reflect)
     }
 
@@ -1007,7 +1019,12 @@ mod tests {
             goal3(),
             Board::parse("0 1 2 3 4 5 6 7 8", None, None, "g").unwrap(),
         ] {
-            for partition in ["1,2,3,4/5,6,7,8", "1,2,5/3,6/4,7,8", "2,4,6,8", "1/2/3/4/5/6/7/8"] {
+            for partition in [
+                "1,2,3,4/5,6,7,8",
+                "1,2,5/3,6/4,7,8",
+                "2,4,6,8",
+                "1/2/3/4/5/6/7/8",
+            ] {
                 let h = heuristic(&goal, partition, true);
                 assert!(h.reflection.is_some());
                 let mut sums = [0u64; 3];
@@ -1015,7 +1032,11 @@ mod tests {
                     for b in layer {
                         let plain = h.evaluate_plain(&b.cells);
                         let full = h.evaluate(&b.cells);
-                        assert!(full as usize <= d, "{partition}: {full} > {d} on {}", b.list());
+                        assert!(
+                            full as usize <= d,
+                            "{partition}: {full} > {d} on {}",
+                            b.list()
+                        );
                         assert!(plain <= full);
                         assert_eq!(full == 0, d == 0);
                         let md = Tables::new(&goal).manhattan(&b.cells);
@@ -1026,7 +1047,10 @@ mod tests {
                     }
                 }
                 if partition.contains('/') && !partition.starts_with("1/") {
-                    assert!(sums[1] > sums[0] && sums[2] > sums[1], "{partition}: {sums:?}");
+                    assert!(
+                        sums[1] > sums[0] && sums[2] > sums[1],
+                        "{partition}: {sums:?}"
+                    );
                 } else if partition.starts_with("1/") {
                     // Single tiles: exactly Manhattan distance.
                     assert_eq!(sums[0], sums[1]);
@@ -1078,22 +1102,46 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 0x10;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(load(&path, &goal, &tiles).unwrap_err().to_string().contains("checksum"));
+        assert!(
+            load(&path, &goal, &tiles)
+                .unwrap_err()
+                .to_string()
+                .contains("checksum")
+        );
         let (_, o) = load_or_build(dir.path(), &goal, &tiles, &|_, _| {}).unwrap();
         assert_eq!(o, Origin::Built);
         assert!(load(&path, &goal, &tiles).is_ok());
         // Truncated, another version, another goal: never used.
         std::fs::write(&path, &bytes[..100]).unwrap();
-        assert!(load(&path, &goal, &tiles).unwrap_err().to_string().contains("truncated"));
+        assert!(
+            load(&path, &goal, &tiles)
+                .unwrap_err()
+                .to_string()
+                .contains("truncated")
+        );
         let mut stale = std::fs::read(&path).unwrap();
         stale[8] = 99;
         std::fs::write(&path, &stale).unwrap();
-        assert!(load(&path, &goal, &tiles).unwrap_err().to_string().contains("version"));
+        assert!(
+            load(&path, &goal, &tiles)
+                .unwrap_err()
+                .to_string()
+                .contains("version")
+        );
         let other = Board::parse("0 1 2 3 4 5 6 7 8", None, None, "g").unwrap();
         save(&path, &other, &build(&other, &tiles, &|_, _| {})).unwrap();
-        assert!(load(&path, &goal, &tiles).unwrap_err().to_string().contains("goal"));
+        assert!(
+            load(&path, &goal, &tiles)
+                .unwrap_err()
+                .to_string()
+                .contains("goal")
+        );
         let (_, o) = load_or_build(dir.path(), &goal, &tiles, &|_, _| {}).unwrap();
         assert_eq!(o, Origin::Built);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporaries");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporaries"
+        );
     }
 }

@@ -224,9 +224,7 @@ impl<'a> Search<'a> {
             // can matter: when the child is not pruned, or might lower the next bound.
             let mut rgi = MAX_GROUPS;
             let mut rold = 0;
-            if REFLECT
-                && let Some(r) = &h.reflection
-            {
+            if REFLECT && let Some(r) = &h.reflection {
                 let rt = usize::from(r.tile[tile]);
                 let g2 = usize::from(h.group[rt]);
                 if g2 < MAX_GROUPS {
@@ -391,23 +389,37 @@ pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaR
     let mut split = 2u32;
     while moves.is_none() {
         thresholds.push(bound);
-        // The top of the tree, deepened until it has enough subtrees.
+        // The top of the tree, deepened until it has enough subtrees (or until deeper
+        // cuts would give fewer: near the bound most nodes are pruned).
+        split = split.saturating_sub(2).max(1);
+        let mut best_top: Option<(Search, bool)> = None;
         let top = loop {
             let mut top = root.clone();
             top.bound = bound;
             top.generated = 0;
             top.split = split;
             let found = top.run(blank, 0, md, 4);
-            if found || top.frontier.len() >= FRONTIER_TARGET || split >= bound {
+            if found {
                 break (top, found);
             }
+            if let Some((prev, _)) = &best_top
+                && top.frontier.len() <= prev.frontier.len()
+            {
+                split -= 1;
+                break best_top.take().expect("kept");
+            }
+            if top.frontier.len() >= FRONTIER_TARGET || split >= bound {
+                break (top, found);
+            }
+            best_top = Some((top, found));
             split += 1;
         };
         let (mut top, top_found) = top;
         let frontier = std::mem::take(&mut top.frontier);
         let best = AtomicUsize::new(usize::MAX);
         let next = AtomicUsize::new(0);
-        let results: Vec<Mutex<Option<Sub>>> = (0..frontier.len()).map(|_| Mutex::new(None)).collect();
+        let results: Vec<Mutex<Option<Sub>>> =
+            (0..frontier.len()).map(|_| Mutex::new(None)).collect();
         let threads = rayon::current_num_threads().max(1);
         rayon::scope(|scope| {
             for _ in 0..threads {
@@ -489,5 +501,271 @@ pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaR
         max_depth,
         limit_reached: false,
         seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Shape;
+    use super::super::heuristic::Heuristic;
+    use super::super::ida;
+    use super::super::instances::InstanceSet;
+    use super::super::pdb::{Partition, build};
+    use super::*;
+    use crate::rng::rng_from_seed;
+    use rand::RngExt;
+
+    fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
+        let p = Partition::parse(partition, goal).unwrap();
+        let tables = p
+            .groups
+            .iter()
+            .map(|g| build(goal, g, &|_, _| {}))
+            .collect();
+        PdbHeuristic::new(goal, p, tables, reflect)
+    }
+
+    fn random_walk(from: &Board, steps: usize, seed: u64) -> Board {
+        let mut rng = rng_from_seed(seed);
+        let mut b = *from;
+        let mut prev = None;
+        for _ in 0..steps {
+            let succ: Vec<Board> = b
+                .successors(MoveOrder::default())
+                .map(|(n, _, _)| n)
+                .filter(|n| Some(*n) != prev)
+                .collect();
+            prev = Some(b);
+            b = succ[rng.random_range(0..succ.len())];
+        }
+        b
+    }
+
+    fn replay(start: &Board, moves: &[Dir]) -> Vec<Board> {
+        let mut b = *start;
+        let mut states = vec![b];
+        for d in moves {
+            let p = b.blank();
+            let q = b.shape().neighbour(p, *d).unwrap();
+            b.cells.swap(p, q);
+            states.push(b);
+        }
+        states
+    }
+
+    #[test]
+    fn pdb_ida_is_optimal_and_admissible_on_random_4x4_states() {
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let plain = heuristic(&goal, "5-5-5", false);
+        let mut refl = plain.clone();
+        refl.reflection = super::super::pdb::Reflection::of(&goal);
+        for seed in 0..10 {
+            let start = random_walk(&goal, 70, seed);
+            let optimal = ida::solve(&start, &goal, Heuristic::Linear, MoveOrder::KORF, None);
+            let len = optimal.solution_length().unwrap();
+            for h in [&plain, &refl] {
+                let r = solve(&start, h, MoveOrder::KORF, None);
+                let moves = r.moves.expect("solved");
+                assert_eq!(moves.len(), len, "seed {seed}");
+                let states = replay(&start, &moves);
+                assert_eq!(states.last(), Some(&goal));
+                // Along an optimal path every state's h is at most its distance.
+                for (i, s) in states.iter().enumerate() {
+                    assert!(h.evaluate(&s.cells) as usize <= len - i, "seed {seed}");
+                }
+                assert_eq!(r.h0, h.evaluate(&start.cells));
+                assert!(
+                    r.generated < optimal.generated,
+                    "seed {seed}: PDBs prune more"
+                );
+            }
+            let rp = solve(&start, &plain, MoveOrder::KORF, None);
+            let rr = solve(&start, &refl, MoveOrder::KORF, None);
+            assert!(
+                rr.generated <= rp.generated,
+                "seed {seed}: reflection never hurts here"
+            );
+        }
+    }
+
+    #[test]
+    fn pdb_ida_with_one_tile_patterns_is_the_manhattan_ida_node_for_node() {
+        // Patterns of one tile hold exactly Manhattan distance: same tree, same counts.
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let singles: Vec<String> = (1..16).map(|t| t.to_string()).collect();
+        let h = heuristic(&goal, &singles.join("/"), false);
+        for id in [9u32, 12, 42] {
+            let inst = InstanceSet::Korf100.instance(id).unwrap();
+            let m = ida::solve(
+                &inst.board,
+                &goal,
+                Heuristic::Manhattan,
+                MoveOrder::KORF,
+                None,
+            );
+            let p = solve(&inst.board, &h, MoveOrder::KORF, None);
+            assert_eq!(
+                (
+                    p.generated,
+                    p.expanded,
+                    &p.thresholds,
+                    &p.moves,
+                    p.max_depth
+                ),
+                (
+                    m.generated,
+                    m.expanded,
+                    &m.thresholds,
+                    &m.moves,
+                    m.max_depth
+                ),
+                "instance {id}"
+            );
+            for limit in [1, 1000, m.expanded / 2] {
+                let a = ida::solve(
+                    &inst.board,
+                    &goal,
+                    Heuristic::Manhattan,
+                    MoveOrder::KORF,
+                    Some(limit),
+                );
+                let b = solve(&inst.board, &h, MoveOrder::KORF, Some(limit));
+                assert_eq!(
+                    (a.generated, a.expanded, a.limit_reached),
+                    (b.generated, b.expanded, b.limit_reached)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn parallel_search_counts_as_the_serial_one_whatever_the_threads() {
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let h = heuristic(&goal, "5-5-5", true);
+        for id in [1u32, 9, 12, 17] {
+            let inst = InstanceSet::Korf100.instance(id).unwrap();
+            let serial = solve(&inst.board, &h, MoveOrder::KORF, None);
+            assert_eq!(
+                serial.solution_length(),
+                Some(inst.optimal as usize),
+                "instance {id}"
+            );
+            for threads in [1, 2, 3] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let par = pool.install(|| solve_parallel(&inst.board, &h, MoveOrder::KORF));
+                assert_eq!(
+                    (
+                        par.generated,
+                        par.expanded,
+                        &par.thresholds,
+                        &par.moves,
+                        par.max_depth
+                    ),
+                    (
+                        serial.generated,
+                        serial.expanded,
+                        &serial.thresholds,
+                        &serial.moves,
+                        serial.max_depth
+                    ),
+                    "instance {id}, {threads} threads"
+                );
+            }
+        }
+        // Small boards and a start at the goal.
+        let g3 = Board::default_goal(Shape::new(3, 3).unwrap(), 1);
+        let h3 = heuristic(&g3, "1,2,3,4/5,6,7,8", true);
+        let r = solve_parallel(&g3, &h3, MoveOrder::KORF);
+        assert_eq!((r.solution_length(), r.generated), (Some(0), 1));
+        for depth in [1usize, 5, 20, 31] {
+            let start = super::super::census::eight_puzzle_at(depth, 7).unwrap();
+            let s = solve(&start, &h3, MoveOrder::default(), None);
+            let p = solve_parallel(&start, &h3, MoveOrder::default());
+            assert_eq!(s.solution_length(), Some(depth));
+            assert_eq!(
+                (p.generated, p.expanded, &p.moves),
+                (s.generated, s.expanded, &s.moves)
+            );
+        }
+    }
+
+    /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn measure() {
+        let name = std::env::var("PDB").unwrap_or("5-5-5".into());
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let p = Partition::parse(&name, &goal).unwrap();
+        let started = Instant::now();
+        let (h, origins) = PdbHeuristic::load_or_build(
+            &goal,
+            p,
+            std::path::Path::new(crate::tiles::pdb::DEFAULT_CACHE_DIR),
+            true,
+            &|i, d, n| eprint!("\rpattern {i}: {d}/{n}   "),
+        )
+        .unwrap();
+        eprintln!();
+        println!(
+            "{name}: {:?} in {:.2}s, {} bytes",
+            origins,
+            started.elapsed().as_secs_f64(),
+            h.bytes()
+        );
+        for t in &h.tables {
+            println!(
+                "  tiles {:?}: {} entries, {} bytes, built in {:.2}s, max {}, mean {:.3}, {}",
+                t.pattern.tiles,
+                t.pattern.entries(),
+                t.bytes(),
+                t.build_seconds,
+                t.max_value(),
+                t.mean_value(),
+                super::super::pdb::histogram_text(&t.histogram)
+            );
+        }
+        let reflect_only = std::env::var("PLAIN").is_ok();
+        let mut h = h;
+        if reflect_only {
+            h.reflection = None;
+        }
+        let ids: Vec<u32> = std::env::var("IDS")
+            .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
+            .unwrap_or((1..=100).collect());
+        let started = Instant::now();
+        let (mut nodes, mut h0) = (0u64, 0u64);
+        let parallel = std::env::var("PAR").is_ok();
+        for &id in &ids {
+            let inst = InstanceSet::Korf100.instance(id).unwrap();
+            let r = if parallel {
+                solve_parallel(&inst.board, &h, MoveOrder::KORF)
+            } else {
+                solve(&inst.board, &h, MoveOrder::KORF, None)
+            };
+            assert_eq!(
+                r.solution_length(),
+                Some(inst.optimal as usize),
+                "instance {id}"
+            );
+            nodes += r.generated;
+            h0 += u64::from(r.h0);
+            if ids.len() < 10 {
+                println!("  #{id}: {} nodes, {:.3}s", r.generated, r.seconds);
+            }
+        }
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{name}{}: {} instances, mean h0 {:.3}, nodes {} (mean {:.0}), {:.3}s, {:.0} nodes/s",
+            if reflect_only { " (no reflection)" } else { "" },
+            ids.len(),
+            h0 as f64 / ids.len() as f64,
+            nodes,
+            nodes as f64 / ids.len() as f64,
+            secs,
+            nodes as f64 / secs
+        );
     }
 }
