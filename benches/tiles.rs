@@ -64,29 +64,47 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
         ("7-8", true, &[1, 3, 17][..]),
     ] {
         let Some(h) = pdb_heuristic(name, cached_only) else {
-            eprintln!("tiles_pdb_ida/{name}: no cached tables in {}, skipped", pdb::DEFAULT_CACHE_DIR);
+            eprintln!(
+                "tiles_pdb_ida/{name}: no cached tables in {}, skipped",
+                pdb::DEFAULT_CACHE_DIR
+            );
             continue;
         };
         for &id in ids {
-            let inst = InstanceSet::Korf100.instance(id).expect("embedded instance");
+            let inst = InstanceSet::Korf100
+                .instance(id)
+                .expect("embedded instance");
             let nodes = pdb_ida::solve(&inst.board, &h, MoveOrder::KORF, None).generated;
             group.throughput(Throughput::Elements(nodes));
             group.bench_function(format!("korf{id}/pdb:{name}"), |b| {
-                b.iter(|| pdb_ida::solve(black_box(&inst.board), &h, MoveOrder::KORF, None).generated)
+                b.iter(|| {
+                    pdb_ida::solve(black_box(&inst.board), &h, MoveOrder::KORF, None).generated
+                })
             });
             group.bench_function(format!("korf{id}/pdb:{name}/parallel"), |b| {
-                b.iter(|| pdb_ida::solve_parallel(black_box(&inst.board), &h, MoveOrder::KORF).generated)
+                b.iter(|| {
+                    pdb_ida::solve_parallel(black_box(&inst.board), &h, MoveOrder::KORF).generated
+                })
             });
         }
     }
     group.finish();
     let mut group = c.benchmark_group("tiles_pdb_lookups");
-    let boards: Vec<Board> = InstanceSet::Korf100.instances().iter().map(|i| i.board).collect();
+    let boards: Vec<Board> = InstanceSet::Korf100
+        .instances()
+        .iter()
+        .map(|i| i.board)
+        .collect();
     group.throughput(Throughput::Elements(boards.len() as u64));
     for name in ["5-5-5", "6-6-3"] {
         let h = pdb_heuristic(name, false).expect("built");
         group.bench_function(format!("pdb:{name}"), |b| {
-            b.iter(|| boards.iter().map(|s| h.evaluate(black_box(&s.cells))).sum::<u32>())
+            b.iter(|| {
+                boards
+                    .iter()
+                    .map(|s| h.evaluate(black_box(&s.cells)))
+                    .sum::<u32>()
+            })
         });
     }
     group.finish();

@@ -235,6 +235,25 @@ impl Pattern {
         rank
     }
 
+    /// The rank after tile `i` of the placement `pos` (of rank `rank`) moves to `to`:
+    /// its digit changes, and the digits of later tiles between its two cells shift.
+    #[inline(always)]
+    pub fn rank_moved(&self, pos: &[u8], rank: u32, i: usize, to: u8) -> u32 {
+        let from = pos[i];
+        let mut lower_to = 0i64;
+        let mut lower_from = 0i64;
+        for &q in &pos[..i] {
+            lower_to += i64::from(q < to);
+            lower_from += i64::from(q < from);
+        }
+        let mut delta = i64::from(self.weights[i])
+            * ((i64::from(to) - lower_to) - (i64::from(from) - lower_from));
+        for (j, &q) in pos.iter().enumerate().skip(i + 1) {
+            delta += i64::from(self.weights[j]) * (i64::from(from < q) - i64::from(to < q));
+        }
+        (i64::from(rank) + delta) as u32
+    }
+
     /// The placement of rank `rank`, into `pos`.
     pub fn unrank(&self, mut rank: u32, pos: &mut [u8]) {
         let mut used = 0u32;
@@ -476,6 +495,247 @@ pub fn build(goal: &Board, tiles: &[u8], progress: &dyn Fn(u64, u64)) -> Table {
     table
 }
 
+/// Unranking by two table lookups: the rank's high part gives the first digits, its low
+/// part the rest (five bits a digit), so a placement costs one division.
+struct Unranker {
+    low_radix: u32,
+    split: usize,
+    high: Vec<u32>,
+    low: Vec<u32>,
+}
+
+impl Unranker {
+    fn new(pattern: &Pattern) -> Unranker {
+        let (n, k) = (pattern.cells, pattern.len());
+        let split = k - k / 2;
+        let digits = |from: usize, to: usize| -> Vec<u32> {
+            let radices: Vec<u32> = (from..to).map(|i| (n - i) as u32).collect();
+            let count: u32 = radices.iter().product();
+            (0..count)
+                .map(|mut x| {
+                    let mut packed = 0u32;
+                    for (j, &r) in radices.iter().enumerate().rev() {
+                        packed |= (x % r) << (5 * j);
+                        x /= r;
+                    }
+                    packed
+                })
+                .collect()
+        };
+        Unranker {
+            low_radix: (split..k).map(|i| (n - i) as u32).product(),
+            split,
+            high: digits(0, split),
+            low: digits(split, k),
+        }
+    }
+
+    /// The digits of `rank`, five bits each, digit 0 lowest.
+    #[inline(always)]
+    fn digits(&self, rank: u32) -> u64 {
+        let h = self.high[(rank / self.low_radix) as usize];
+        let l = self.low[(rank % self.low_radix) as usize];
+        u64::from(h) | u64::from(l) << (5 * self.split)
+    }
+}
+
+/// Everything a layer of the build reads.
+struct Build<'a, W> {
+    grid: &'a Grid,
+    pattern: &'a Pattern,
+    unranker: &'a Unranker,
+    words: &'a [W],
+    md: &'a [[u8; MAX_CELLS]; MAX_CELLS],
+    k: usize,
+    f: usize,
+    entries: u64,
+    encoding: Encoding,
+    limit: u32,
+    overflow: &'a AtomicBool,
+}
+
+/// Bit tricks, with BMI2 and POPCNT when `FAST` (checked at run time by the caller).
+#[inline(always)]
+fn select_bit<const FAST: bool>(mask: u32, d: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: FAST is set only when the CPU has BMI2.
+        return unsafe { std::arch::x86_64::_pdep_u32(1 << d, mask) }.trailing_zeros();
+    }
+    select(mask, d)
+}
+
+#[inline(always)]
+fn pext_bits<const FAST: bool>(x: u32, mask: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: FAST is set only when the CPU has BMI2.
+        return u64::from(unsafe { std::arch::x86_64::_pext_u32(x, mask) });
+    }
+    pext(x, mask)
+}
+
+#[inline(always)]
+fn pdep_bits<const FAST: bool>(x: u64, mask: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: FAST is set only when the CPU has BMI2.
+        return unsafe { std::arch::x86_64::_pdep_u32(x as u32, mask) };
+    }
+    pdep(x, mask)
+}
+
+#[inline(always)]
+fn prefetch<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; any address is allowed.
+    #[allow(unused_unsafe)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (p as *const T).cast(),
+        );
+    }
+}
+
+impl<W: Word> Build<'_, W> {
+    /// One range of placements in one layer: values the placements first reached at
+    /// `depth` (into `out`, the range's part of the table) and expands the frontier
+    /// regions of the layer's parity. Returns (placements valued, states created).
+    #[inline(always)]
+    fn chunk<const FAST: bool>(&self, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+        let (k, f) = (self.k, self.f);
+        let fmask: u64 = (1u64 << f) - 1;
+        let last = (first + CHUNK).min(self.entries);
+        let grid = self.grid;
+        let mut pos = [0u8; MAX_CELLS];
+        let mut valued = 0u64;
+        let mut created = 0u64;
+        // Successors of an expansion: (rank, occupied cells, blank cell). They are
+        // checked one expansion later, so that their words' prefetches have landed.
+        let mut succ = [[(0u32, 0u32, 0u8); 4 * MAX_CELLS]; 2];
+        let mut counts = [0usize; 2];
+        let mut slot = 0;
+        for r in first..last {
+            let word = self.words[r as usize].get();
+            let front = (word >> f) & fmask;
+            if front == 0 {
+                continue;
+            }
+            let digits = self.unranker.digits(r as u32);
+            let mut occupied = 0u32;
+            let mut mdp = 0u32;
+            for i in 0..k {
+                let d = ((digits >> (5 * i)) & 31) as u32;
+                let c = select_bit::<FAST>(grid.all & !occupied, d);
+                pos[i] = c as u8;
+                occupied |= 1 << c;
+                mdp += u32::from(self.md[i][c as usize]);
+            }
+            if mdp & 1 != depth & 1 {
+                continue; // in the next layer, being written by this one
+            }
+            let seen = word & fmask;
+            if seen == front {
+                // First reached in this layer: its value is the depth.
+                let s = (depth - mdp) / 2;
+                if s >= self.limit {
+                    self.overflow.store(true, Relaxed);
+                }
+                let idx = (r - first) as usize;
+                match self.encoding {
+                    Encoding::Nibbles => out[idx / 2] |= (s as u8 & 0xF) << (4 * (idx & 1)),
+                    Encoding::Bytes => out[idx] = s as u8,
+                }
+                valued += 1;
+            }
+            self.words[r as usize].set(seen);
+            let region = pdep_bits::<FAST>(front, grid.all & !occupied);
+            slot ^= 1;
+            let mut count = 0;
+            for i in 0..k {
+                let from = pos[i];
+                for &to in &grid.nbr[usize::from(from)] {
+                    if to == u8::MAX || region & (1 << to) == 0 {
+                        continue;
+                    }
+                    let r2 = self.pattern.rank_moved(&pos[..k], r as u32, i, to);
+                    prefetch(&self.words[r2 as usize]);
+                    succ[slot][count] = (r2, occupied ^ (1 << from) ^ (1 << to), from);
+                    count += 1;
+                }
+            }
+            counts[slot] = count;
+            created += self.check::<FAST>(&succ[slot ^ 1][..counts[slot ^ 1]]);
+            counts[slot ^ 1] = 0;
+        }
+        created += self.check::<FAST>(&succ[slot][..counts[slot]]);
+        (valued, created)
+    }
+
+    /// Marks the successors not seen yet (with their blank regions) as seen and in the
+    /// frontier; returns how many there were.
+    #[inline(always)]
+    fn check<const FAST: bool>(&self, succ: &[(u32, u32, u8)]) -> u64 {
+        let f = self.f;
+        let grid = self.grid;
+        let mut created = 0;
+        for &(r2, occ, from) in succ {
+            let below = occ & ((1u32 << from) - 1);
+            let bit = 1u64 << (u32::from(from) - below.count_ones());
+            let target = &self.words[r2 as usize];
+            let mut cur = target.get();
+            if cur & bit != 0 {
+                continue;
+            }
+            let freecells = grid.all & !occ;
+            let reg = grid.flood(1 << from, freecells);
+            let b = pext_bits::<FAST>(reg, freecells);
+            loop {
+                if cur & bit != 0 {
+                    break;
+                }
+                match target.cas(cur, cur | b | b << f) {
+                    Ok(_) => {
+                        created += 1;
+                        break;
+                    }
+                    Err(now) => cur = now,
+                }
+            }
+        }
+        created
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    fn chunk_bmi2(&self, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+        self.chunk::<true>(first, depth, out)
+    }
+
+    fn run_chunk(&self, fast: bool, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if fast {
+            // SAFETY: `fast` is true only when the CPU has BMI1, BMI2 and POPCNT.
+            return unsafe { self.chunk_bmi2(first, depth, out) };
+        }
+        self.chunk::<false>(first, depth, out)
+    }
+}
+
+const CHUNK: u64 = 1 << 14;
+
+/// True when the CPU has the bit instructions the build's fast path uses.
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// The layered BFS with words of type `W`; `None` when a value does not fit `encoding`.
 fn build_with<W: Word>(
     goal: &Board,
@@ -491,7 +751,6 @@ fn build_with<W: Word>(
     assert!(2 * f <= W::BITS);
     let pattern = Pattern::new(tiles, n);
     let entries = pattern.entries();
-    let fmask: u64 = (1u64 << f) - 1;
     let w = shape.width;
     // Manhattan distance of pattern tile i from each cell.
     let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
@@ -521,101 +780,38 @@ fn build_with<W: Word>(
     let bits = pext(region, grid.all & !occupied);
     let root = pattern.rank(&goal_pos[..k]);
     words[root as usize].set(bits | bits << f);
-
-    const CHUNK: u64 = 1 << 14;
+    let unranker = Unranker::new(&pattern);
     let overflow = AtomicBool::new(false);
+    let ctx = Build {
+        grid: &grid,
+        pattern: &pattern,
+        unranker: &unranker,
+        words: &words,
+        md: &md,
+        k,
+        f,
+        entries,
+        encoding,
+        limit,
+        overflow: &overflow,
+    };
+    let fast = has_bmi2();
     let mut histogram: Vec<u64> = Vec::new();
     let mut valued = 0u64;
     let mut depth = 0u32;
     loop {
-        let parity = depth & 1;
-        let generated = AtomicU64::new(0);
-        let hist: Vec<u64> = data
+        let (count, created) = data
             .par_chunks_mut((CHUNK / per_byte) as usize)
             .enumerate()
-            .map(|(ci, out)| {
-                let first = ci as u64 * CHUNK;
-                let last = (first + CHUNK).min(entries);
-                let mut hist = [0u64; 2];
-                let mut pos = [0u8; MAX_CELLS];
-                let mut new_states = 0u64;
-                for r in first..last {
-                    let word = words[r as usize].get();
-                    let front = (word >> f) & fmask;
-                    if front == 0 {
-                        continue;
-                    }
-                    pattern.unrank(r as u32, &mut pos);
-                    let mdp: u32 = (0..k).map(|i| u32::from(md[i][usize::from(pos[i])])).sum();
-                    if mdp & 1 != parity {
-                        continue; // in the next layer, being written by this one
-                    }
-                    let seen = word & fmask;
-                    if seen == front {
-                        // First reached in this layer: its value is the depth.
-                        let s = (depth - mdp) / 2;
-                        if s >= limit {
-                            overflow.store(true, Relaxed);
-                        }
-                        let idx = (r - first) as usize;
-                        match encoding {
-                            Encoding::Nibbles => out[idx / 2] |= (s as u8 & 0xF) << (4 * (idx & 1)),
-                            Encoding::Bytes => out[idx] = s as u8,
-                        }
-                        hist[0] += 1;
-                    }
-                    words[r as usize].set(seen);
-                    let occupied: u32 = pos[..k].iter().fold(0, |m, &c| m | 1 << c);
-                    let region = pdep(front, grid.all & !occupied);
-                    for i in 0..k {
-                        let from = pos[i];
-                        for &to in &grid.nbr[usize::from(from)] {
-                            if to == u8::MAX || region & (1 << to) == 0 {
-                                continue;
-                            }
-                            pos[i] = to;
-                            let occ = occupied ^ (1 << from) ^ (1 << to);
-                            let r2 = pattern.rank(&pos[..k]) as usize;
-                            let below = occ & ((1u32 << from) - 1);
-                            let bit = 1u64 << (u32::from(from) - below.count_ones());
-                            let mut cur = words[r2].get();
-                            if cur & bit == 0 {
-                                let freecells = grid.all & !occ;
-                                let reg = grid.flood(1 << from, freecells);
-                                let b = pext(reg, freecells);
-                                loop {
-                                    if cur & bit != 0 {
-                                        break;
-                                    }
-                                    match words[r2].cas(cur, cur | b | b << f) {
-                                        Ok(_) => {
-                                            new_states += 1;
-                                            break;
-                                        }
-                                        Err(now) => cur = now,
-                                    }
-                                }
-                            }
-                            pos[i] = from;
-                        }
-                    }
-                }
-                hist[1] = new_states;
-                generated.fetch_add(new_states, Relaxed);
-                hist[0]
-            })
-            .collect();
+            .map(|(ci, out)| ctx.run_chunk(fast, ci as u64 * CHUNK, depth, out))
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         if overflow.load(Relaxed) {
             return None;
         }
-        let count: u64 = hist.iter().sum();
-        if histogram.len() <= depth as usize {
-            histogram.resize(depth as usize + 1, 0);
-        }
-        histogram[depth as usize] = count;
+        histogram.push(count);
         valued += count;
         progress(valued, entries);
-        if generated.load(Relaxed) == 0 {
+        if created == 0 {
             break;
         }
         depth += 1;
@@ -991,6 +1187,16 @@ mod tests {
             let distinct = pos[0] != pos[1] && pos[0] != pos[2] && pos[1] != pos[2];
             assert!(distinct && pos[..3].iter().all(|&c| c < 6));
             seen[r as usize] = true;
+            for i in 0..3 {
+                for to in 0..6u8 {
+                    if pos[..3].contains(&to) {
+                        continue;
+                    }
+                    let mut moved = pos;
+                    moved[i] = to;
+                    assert_eq!(p.rank_moved(&pos[..3], r, i, to), p.rank(&moved[..3]));
+                }
+            }
         }
         assert!(seen.iter().all(|&s| s));
     }
