@@ -624,12 +624,12 @@ impl<W: Word> Build<'_, W> {
             let digits = self.unranker.digits(r as u32);
             let mut occupied = 0u32;
             let mut mdp = 0u32;
-            for i in 0..k {
+            for (i, (slot, md)) in pos.iter_mut().zip(self.md).take(k).enumerate() {
                 let d = ((digits >> (5 * i)) & 31) as u32;
                 let c = select_bit::<FAST>(grid.all & !occupied, d);
-                pos[i] = c as u8;
+                *slot = c as u8;
                 occupied |= 1 << c;
-                mdp += u32::from(self.md[i][c as usize]);
+                mdp += u32::from(md[c as usize]);
             }
             if mdp & 1 != depth & 1 {
                 continue; // in the next layer, being written by this one
@@ -762,8 +762,8 @@ fn build_with<W: Word>(
             .position(|&x| x == t)
             .expect("tile on board");
         goal_pos[i] = gc as u8;
-        for c in 0..n {
-            md[i][c] = ((c / w).abs_diff(gc / w) + (c % w).abs_diff(gc % w)) as u8;
+        for (c, m) in md[i].iter_mut().enumerate().take(n) {
+            *m = ((c / w).abs_diff(gc / w) + (c % w).abs_diff(gc % w)) as u8;
         }
     }
     let words: Vec<W> = std::iter::repeat_with(W::zero)
@@ -1041,8 +1041,8 @@ impl PdbHeuristic {
             if t == 0 {
                 continue;
             }
-            for c in 0..goal.len() {
-                md[usize::from(t)][c] = ((c / w).abs_diff(gc / w) + (c % w).abs_diff(gc % w)) as u8;
+            for (c, m) in md[usize::from(t)].iter_mut().enumerate().take(goal.len()) {
+                *m = ((c / w).abs_diff(gc / w) + (c % w).abs_diff(gc % w)) as u8;
             }
         }
         PdbHeuristic {
@@ -1179,7 +1179,7 @@ mod tests {
     fn ranking_is_a_bijection() {
         let p = Pattern::new(&[3, 1, 4], 6);
         assert_eq!(p.entries(), 120);
-        let mut seen = vec![false; 120];
+        let mut seen = [false; 120];
         let mut pos = [0u8; MAX_CELLS];
         for r in 0..120 {
             p.unrank(r, &mut pos);
