@@ -34,7 +34,7 @@
 //! gives another), one file per pattern, named after the board, goal and tiles. A file is
 //! a header (magic, [`FORMAT_VERSION`], board shape, goal, tiles, encoding, entry count,
 //! value histogram, build seconds, a 64-bit FNV-1a checksum of the payload) and the packed
-//! values; it is written atomically ([`crate::atomic`]). A file whose header does not
+//! values; it is written atomically ([`crate::util::atomic`]). A file whose header does not
 //! match the request or whose checksum fails is rebuilt with a warning on stderr.
 
 use super::board::{Board, Dir, MAX_CELLS, Shape};
@@ -869,7 +869,7 @@ fn header(goal: &Board, tiles: &[u8], table: &Table) -> Vec<u8> {
 /// Saves a table atomically.
 pub fn save(path: &Path, goal: &Board, table: &Table) -> anyhow::Result<()> {
     let head = header(goal, &table.pattern.tiles, table);
-    crate::atomic::write_with(path, |w| {
+    crate::util::atomic::write_with(path, |w| {
         w.write_all(&head)?;
         w.write_all(&table.data)?;
         Ok(())
