@@ -536,7 +536,7 @@ mod tests {
     use super::super::instances::InstanceSet;
     use super::super::pdb::{Partition, build};
     use super::*;
-    use crate::rng::rng_from_seed;
+    use crate::util::rng::rng_from_seed;
     use rand::RngExt;
 
     fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
