@@ -1,14 +1,20 @@
 //! Nodes per second of the fast IDA* with each heuristic, on Korf's instance 9
 //! (1.65 million nodes with Manhattan distance) and instance 2 for Manhattan (15.3
-//! million). Criterion's throughput is in nodes generated, so its "elem/s" figure is
-//! generated nodes per second. Run: `cargo bench --bench tiles`.
+//! million), and of the pattern-database IDA* (5-5-5 and 6-6-3 built here, in about 4
+//! seconds; 7-8 when its tables are in the default cache `outputs/pdb`, e.g. after
+//! `searchlab tiles pdb build --partition 7-8`) on instances 1, 3 and 17, serial and
+//! parallel. Criterion's throughput is in nodes generated, so its "elem/s" figure is
+//! generated nodes per second. `pdb_lookups` times the heuristic alone, computed from
+//! scratch (lookups per second). Run: `cargo bench --bench tiles`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use searchlab::tiles::board::{Board, MoveOrder};
 use searchlab::tiles::heuristic::Heuristic;
-use searchlab::tiles::ida;
 use searchlab::tiles::instances::InstanceSet;
+use searchlab::tiles::pdb::{self, Partition, PdbHeuristic};
+use searchlab::tiles::{ida, pdb_ida};
 use std::hint::black_box;
+use std::path::Path;
 
 fn nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("tiles_ida");
@@ -31,5 +37,78 @@ fn nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, nodes_per_second);
+/// The PDB heuristic of a partition: built in memory, or loaded from the default cache
+/// (`None` when `cached_only` and it is not there).
+fn pdb_heuristic(name: &str, cached_only: bool) -> Option<PdbHeuristic> {
+    let goal = Board::default_goal(InstanceSet::Korf100.instances()[0].board.shape(), 1);
+    let partition = Partition::parse(name, &goal).expect("a built-in partition");
+    let dir = Path::new(pdb::DEFAULT_CACHE_DIR);
+    let mut tables = Vec::new();
+    for g in &partition.groups {
+        let file = pdb::cache_file(dir, &goal, g);
+        match pdb::load(&file, &goal, g) {
+            Ok(t) => tables.push(t),
+            Err(_) if cached_only => return None,
+            Err(_) => tables.push(pdb::build(&goal, g, &|_, _| {})),
+        }
+    }
+    Some(PdbHeuristic::new(&goal, partition, tables, true))
+}
+
+fn pdb_nodes_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tiles_pdb_ida");
+    group.sample_size(10);
+    for (name, cached_only, ids) in [
+        ("5-5-5", false, &[1u32, 17][..]),
+        ("6-6-3", false, &[1, 3, 17][..]),
+        ("7-8", true, &[1, 3, 17][..]),
+    ] {
+        let Some(h) = pdb_heuristic(name, cached_only) else {
+            eprintln!(
+                "tiles_pdb_ida/{name}: no cached tables in {}, skipped",
+                pdb::DEFAULT_CACHE_DIR
+            );
+            continue;
+        };
+        for &id in ids {
+            let inst = InstanceSet::Korf100
+                .instance(id)
+                .expect("embedded instance");
+            let nodes = pdb_ida::solve(&inst.board, &h, MoveOrder::KORF, None).generated;
+            group.throughput(Throughput::Elements(nodes));
+            group.bench_function(format!("korf{id}/pdb:{name}"), |b| {
+                b.iter(|| {
+                    pdb_ida::solve(black_box(&inst.board), &h, MoveOrder::KORF, None).generated
+                })
+            });
+            group.bench_function(format!("korf{id}/pdb:{name}/parallel"), |b| {
+                b.iter(|| {
+                    pdb_ida::solve_parallel(black_box(&inst.board), &h, MoveOrder::KORF).generated
+                })
+            });
+        }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("tiles_pdb_lookups");
+    let boards: Vec<Board> = InstanceSet::Korf100
+        .instances()
+        .iter()
+        .map(|i| i.board)
+        .collect();
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    for name in ["5-5-5", "6-6-3"] {
+        let h = pdb_heuristic(name, false).expect("built");
+        group.bench_function(format!("pdb:{name}"), |b| {
+            b.iter(|| {
+                boards
+                    .iter()
+                    .map(|s| h.evaluate(black_box(&s.cells)))
+                    .sum::<u32>()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, nodes_per_second, pdb_nodes_per_second);
 criterion_main!(benches);

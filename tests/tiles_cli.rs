@@ -97,3 +97,55 @@ fn census_of_the_8_puzzle() {
     let two = run(&["census", "--blanks", "2"]).stdout;
     assert!(two.contains("total       181,440"), "{two}");
 }
+
+#[test]
+fn pdb_solve_builds_then_loads_the_cache_and_rebuilds_a_corrupted_table() {
+    // The 8-puzzle's two 31-move states with a 4-4 partition; the tables go to a fresh
+    // cache folder on the first solve and are loaded on the second.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let args = ["--pdb", "1,2,3,4/5,6,7,8", "--cache", cache];
+    for _ in 0..2 {
+        let out = solve_text("8 6 7 2 5 4 3 0 1", &args);
+        assert!(out.stdout.contains("Solution = 31"), "{}", out.stdout);
+        assert!(
+            out.stdout.contains("Initial Estimate = 29"),
+            "{}",
+            out.stdout
+        );
+    }
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 2);
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&files[0], &bytes).unwrap();
+    let out = solve_text("8 6 7 2 5 4 3 0 1", &[&args[..], &["--parallel"]].concat());
+    assert!(out.stdout.contains("Solution = 31"), "{}", out.stdout);
+    assert!(out.stderr.contains("checksum mismatch"), "{}", out.stderr);
+    let out = run(&[
+        "pdb",
+        "build",
+        "--partition",
+        "1,2,3,4/5,6,7,8",
+        "--cache",
+        cache,
+    ]);
+    assert!(
+        out.stdout.contains("loaded from the cache"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("tiles [1, 2, 3, 4]: 3,024 entries"),
+        "{}",
+        out.stdout
+    );
+    assert_user_error(
+        &solve_text("8 6 7 2 5 4 3 0 1", &["--pdb", "1,2/2,3"]),
+        "two groups",
+    );
+}

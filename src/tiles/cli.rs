@@ -11,6 +11,7 @@ use crate::tiles::heuristic::Heuristic;
 use crate::tiles::ida::{self, IdaResult};
 use crate::tiles::instances::InstanceSet;
 use crate::tiles::solve::{Problem, moves_of};
+use crate::tiles::{pdb, pdb_ida};
 use crate::{user_bail, user_error};
 use rayon::prelude::*;
 use std::io::Write;
@@ -34,6 +35,35 @@ pub enum TilesCommand {
     Census(CensusArgs),
     /// Run IDA* on a benchmark set, one instance per core, and check the solution lengths.
     Batch(BatchArgs),
+    /// Pattern databases: `pdb build --partition 7-8` builds (or finds in the cache) the
+    /// tables of a partition and prints their memory, build time and value distribution.
+    Pdb(PdbArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PdbArgs {
+    #[command(subcommand)]
+    pub command: PdbCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum PdbCommand {
+    /// Build the tables of a partition into the cache (or load them if there).
+    Build(PdbBuildArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PdbBuildArgs {
+    /// `5-5-5`, `6-6-3`, `7-8` (15-puzzle), `6-6-6-6` (24-puzzle), or groups of tiles
+    /// like `1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`.
+    #[arg(long)]
+    pub partition: String,
+    /// Board side for a custom partition (default: the smallest square holding its tiles).
+    #[arg(long)]
+    pub side: Option<usize>,
+    /// The cache folder.
+    #[arg(long, default_value = pdb::DEFAULT_CACHE_DIR)]
+    pub cache: PathBuf,
 }
 
 /// Where an instance comes from and what its goal is.
@@ -84,6 +114,18 @@ pub struct SolveArgs {
     /// (512M, 4G). The search stops with an error before passing it. IDA* stores none.
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
     pub memory_limit: u64,
+    /// IDA* with additive pattern databases instead of `--heuristic` (with the reflection
+    /// about the diagonal): `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, or groups of tiles like
+    /// `1,2,3,4/5,6,7,8`; missing tables are built into the cache first.
+    #[arg(long)]
+    pub pdb: Option<String>,
+    /// The pattern-database cache folder.
+    #[arg(long, default_value = pdb::DEFAULT_CACHE_DIR)]
+    pub cache: PathBuf,
+    /// With `--pdb`: search the subtrees below a frontier depth on all cores (same
+    /// counts and solution as the serial search).
+    #[arg(long)]
+    pub parallel: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -142,6 +184,9 @@ pub fn run(args: TilesArgs) -> anyhow::Result<()> {
         }
         TilesCommand::Census(a) => census_cmd(&a)?,
         TilesCommand::Batch(a) => batch(&a)?,
+        TilesCommand::Pdb(PdbArgs {
+            command: PdbCommand::Build(a),
+        }) => pdb_build(&a)?,
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(out.as_bytes())?;
@@ -171,9 +216,104 @@ fn load(a: &BoardArgs) -> anyhow::Result<(Board, Board)> {
     Ok((start, goal))
 }
 
+/// The PDB heuristic of `partition` towards `goal`, from the cache or built with a
+/// progress bar on stderr.
+pub fn pdb_heuristic(
+    partition: &str,
+    goal: &Board,
+    cache: &std::path::Path,
+) -> anyhow::Result<(pdb::PdbHeuristic, Vec<pdb::Origin>)> {
+    let partition = pdb::Partition::parse(partition, goal)?;
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{msg} [{bar:40}] {pos}/{len} placements ({elapsed})",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let groups = partition.groups.clone();
+    let result =
+        pdb::PdbHeuristic::load_or_build(goal, partition, cache, true, &|i, done, total| {
+            bar.set_message(format!(
+                "building the pattern database of tiles {:?}",
+                groups[i]
+            ));
+            bar.set_length(total);
+            bar.set_position(done);
+        });
+    bar.finish_and_clear();
+    result
+}
+
+fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
+    let side = match (a.side, a.partition.trim().trim_start_matches("pdb:")) {
+        (Some(s), _) => s,
+        (None, "6-6-6-6") => 5,
+        (None, "5-5-5" | "6-6-3" | "7-8") => 4,
+        (None, text) => {
+            let max = text
+                .split(['/', ','])
+                .filter_map(|w| w.trim().parse::<usize>().ok())
+                .max()
+                .unwrap_or(0);
+            (2..=5).find(|s| s * s > max).unwrap_or(5)
+        }
+    };
+    let goal = Board::default_goal(crate::tiles::board::Shape::new(side, side)?, 1);
+    let started = std::time::Instant::now();
+    let (h, origins) = pdb_heuristic(&a.partition, &goal, &a.cache)?;
+    let mut s = format!(
+        "partition {} on the {} board: {} tables, {} bytes, {:.2} s\n",
+        h.partition.name,
+        goal.shape(),
+        h.tables.len(),
+        thousands(h.bytes() as u64),
+        started.elapsed().as_secs_f64()
+    );
+    for (t, o) in h.tables.iter().zip(&origins) {
+        s.push_str(&format!(
+            "tiles {:?}: {} entries, {} bytes ({}), {} (build time {:.2} s), max {}, mean {:.3}\n  values: {}\n",
+            t.pattern.tiles,
+            thousands(t.pattern.entries()),
+            thousands(t.bytes() as u64),
+            if t.encoding == pdb::Encoding::Nibbles { "4 bits an entry" } else { "a byte an entry" },
+            if *o == pdb::Origin::Built { "built" } else { "loaded from the cache" },
+            t.build_seconds,
+            t.max_value(),
+            t.mean_value(),
+            pdb::histogram_text(&t.histogram)
+        ));
+        s.push_str(&format!(
+            "  file: {}\n",
+            pdb::cache_file(&a.cache, &goal, &t.pattern.tiles).display()
+        ));
+    }
+    Ok(s)
+}
+
 fn solve(a: &SolveArgs) -> anyhow::Result<String> {
     let (start, goal) = load(&a.board)?;
     let order = MoveOrder::parse(&a.move_order)?;
+    if let Some(partition) = &a.pdb {
+        if a.algorithm != Algorithm::Ida || start.blanks() != 1 {
+            user_bail!("--pdb works with --algorithm ida on one-blank boards");
+        }
+        let (h, _) = pdb_heuristic(partition, &goal, &a.cache)?;
+        let r = if a.parallel && a.expand_limit.is_none() {
+            pdb_ida::solve_parallel(&start, &h, order)
+        } else {
+            pdb_ida::solve(&start, &h, order, a.expand_limit)
+        };
+        let mut s = format::ida_block(&start, &r);
+        if a.show_moves
+            && let Some(m) = &r.moves
+        {
+            let letters: String = m.iter().map(|d| d.letter()).collect();
+            s.push_str(&format!("Moves = {letters}\n"));
+        }
+        return Ok(s);
+    }
     let problem =
         Problem::new(start, goal, order, a.board.heuristic).with_memory_limit(a.memory_limit);
     let out_of_memory = |name: &str, stored: u64| {

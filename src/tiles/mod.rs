@@ -2,7 +2,8 @@
 //! blanks, goals and validation ([`board`]), admissible heuristics ([`heuristic`]), the
 //! fast IDA* for one blank ([`ida`]), the generic algorithms applied to tiles
 //! ([`solve`]), the embedded benchmark sets ([`instances`]), state-space censuses
-//! ([`census`]) and the seeds' output formats ([`format`]).
+//! ([`census`]), the seeds' output formats ([`format`]), and additive pattern databases
+//! ([`pdb`]) with their fast serial and parallel IDA* ([`pdb_ida`]).
 
 pub mod board;
 pub mod census;
@@ -10,6 +11,8 @@ pub mod format;
 pub mod heuristic;
 pub mod ida;
 pub mod instances;
+pub mod pdb;
+pub mod pdb_ida;
 pub mod solve;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,798 @@
+//! The fast IDA* with a pattern-database heuristic ([`super::pdb`]), serial and parallel.
+//!
+//! Same conventions as [`super::ida`]: `generated` counts every child generated over all
+//! iterations plus the start once, `expanded` every node whose children were generated,
+//! the move order is given, the move undoing the previous one is never generated, and the
+//! last iteration stops when the goal is generated. The board is one array updated in
+//! place and the heuristic incrementally: a move changes one tile's Manhattan distance and
+//! the rank of one pattern (the moved tile's) and of one pattern of the reflected state
+//! (the reflected tile's), so each child costs two ranks and two lookups. The reflected
+//! lookup is skipped when the plain sum already prunes the child and cannot lower the
+//! next bound, so the counts are those of the full maximum.
+//!
+//! **Parallel search** ([`solve_parallel`]). Each iteration enumerates the tree down to
+//! a frontier depth (deepened until there are enough subtrees), then the threads take the
+//! frontier's subtrees in depth-first order from a shared counter. The counts of an
+//! iteration without a goal are sums over subtrees, the same whatever the number of
+//! threads. In the last iteration the subtrees before the first one (in depth-first
+//! order) holding a goal are searched to the end, those after it are abandoned and not
+//! counted: the reported totals and the solution are exactly those of the serial search,
+//! node for node, whatever the number of threads (the abandoned work costs time only).
+
+use super::board::{Board, Dir, MAX_CELLS, MoveOrder};
+use super::ida::IdaResult;
+use super::pdb::PdbHeuristic;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+
+const NONE: u8 = u8::MAX;
+const MAX_PATH: usize = 512;
+const MAX_GROUPS: usize = MAX_CELLS;
+
+/// A node where the top of the tree was cut, with the counts at the moment it was
+/// generated.
+#[derive(Clone)]
+struct Frontier {
+    cells: [u8; 32],
+    blank: usize,
+    md: u32,
+    prev: usize,
+    path: Vec<u8>,
+    generated: u64,
+    expanded: u64,
+}
+
+#[derive(Clone)]
+struct Search<'a> {
+    h: &'a PdbHeuristic,
+    nbr: [[u8; 4]; MAX_CELLS],
+    inverse: [usize; 4],
+    cells: [u8; 32],
+    /// `gpos[g][i]`: the cell of tile i of pattern g; `rgpos` for the reflected state.
+    gpos: [[u8; MAX_CELLS]; MAX_GROUPS],
+    rgpos: [[u8; MAX_CELLS]; MAX_GROUPS],
+    /// The stored table values of the patterns (and of the reflected state's).
+    sval: [u32; MAX_GROUPS],
+    rsval: [u32; MAX_GROUPS],
+    /// The patterns' ranks (and the reflected state's), updated move by move.
+    rank: [u32; MAX_GROUPS],
+    rrank: [u32; MAX_GROUPS],
+    sum: u32,
+    rsum: u32,
+    bound: u32,
+    next_bound: u32,
+    generated: u64,
+    expanded: u64,
+    limit: u64,
+    limit_reached: bool,
+    max_depth: u32,
+    found_len: usize,
+    path: [u8; MAX_PATH],
+    /// Nodes at this depth are not expanded but collected (the parallel search's top).
+    split: u32,
+    frontier: Vec<Frontier>,
+    /// In a subtree of the parallel search: its index and the least index of a subtree
+    /// known to hold a goal; the search gives up when the latter drops below the former.
+    cancel: Option<(&'a AtomicUsize, usize)>,
+    cancelled: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(h: &'a PdbHeuristic, start: &Board, order: MoveOrder) -> Search<'a> {
+        let shape = start.shape();
+        let mut nbr = [[NONE; 4]; MAX_CELLS];
+        for (c, row) in nbr.iter_mut().enumerate().take(shape.cells()) {
+            for (k, d) in order.0.into_iter().enumerate() {
+                if let Some(q) = shape.neighbour(c, d) {
+                    row[k] = q as u8;
+                }
+            }
+        }
+        let mut inverse = [0; 4];
+        for (k, d) in order.0.into_iter().enumerate() {
+            inverse[k] = order.0.iter().position(|&e| e == d.inverse()).unwrap_or(0);
+        }
+        let mut cells = [0u8; 32];
+        cells[..MAX_CELLS].copy_from_slice(&start.cells);
+        let mut s = Search {
+            h,
+            nbr,
+            inverse,
+            cells,
+            gpos: [[0; MAX_CELLS]; MAX_GROUPS],
+            rgpos: [[0; MAX_CELLS]; MAX_GROUPS],
+            sval: [0; MAX_GROUPS],
+            rsval: [0; MAX_GROUPS],
+            rank: [0; MAX_GROUPS],
+            rrank: [0; MAX_GROUPS],
+            sum: 0,
+            rsum: 0,
+            bound: 0,
+            next_bound: u32::MAX,
+            generated: 1,
+            expanded: 0,
+            limit: u64::MAX,
+            limit_reached: false,
+            max_depth: 0,
+            found_len: 0,
+            path: [0; MAX_PATH],
+            split: u32::MAX,
+            frontier: Vec::new(),
+            cancel: None,
+            cancelled: false,
+        };
+        s.reset_values();
+        s
+    }
+
+    /// Recomputes the pattern positions and values from `cells`.
+    fn reset_values(&mut self) {
+        let h = self.h;
+        let n = h.goal.len();
+        for c in 0..n {
+            let t = usize::from(self.cells[c]);
+            let g = h.group[t];
+            if t != 0 && g != NONE {
+                self.gpos[usize::from(g)][usize::from(h.index[t])] = c as u8;
+            }
+            if let Some(r) = &h.reflection {
+                let rt = usize::from(r.tile[t]);
+                let rg = h.group[rt];
+                if rt != 0 && rg != NONE {
+                    self.rgpos[usize::from(rg)][usize::from(h.index[rt])] = r.cell[c];
+                }
+            }
+        }
+        self.sum = 0;
+        self.rsum = 0;
+        for (g, table) in h.tables.iter().enumerate() {
+            let k = table.pattern.len();
+            self.rank[g] = table.pattern.rank(&self.gpos[g][..k]);
+            self.sval[g] = table.get(self.rank[g]);
+            self.sum += self.sval[g];
+            if h.reflection.is_some() {
+                self.rrank[g] = table.pattern.rank(&self.rgpos[g][..k]);
+                self.rsval[g] = table.get(self.rrank[g]);
+                self.rsum += self.rsval[g];
+            }
+        }
+    }
+
+    fn md(&self) -> u32 {
+        (0..self.h.goal.len())
+            .map(|c| u32::from(self.h.md[usize::from(self.cells[c])][c]))
+            .sum()
+    }
+
+    fn found(&mut self, g: u32, k: u8) {
+        self.path[g as usize] = k;
+        self.max_depth = self.max_depth.max(g + 1);
+        self.found_len = g as usize + 1;
+    }
+
+    /// Depth-first search below the current board (blank at `blank`, depth `g`,
+    /// Manhattan distance `md`), never undoing move `prev` (4 = none). `REFLECT`: the
+    /// heuristic takes the maximum with the reflected state's sum.
+    fn dfs<const REFLECT: bool>(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+        if g == self.split {
+            self.frontier.push(Frontier {
+                cells: self.cells,
+                blank,
+                md,
+                prev,
+                path: self.path[..g as usize].to_vec(),
+                generated: self.generated,
+                expanded: self.expanded,
+            });
+            return false;
+        }
+        if self.expanded >= self.limit {
+            self.limit_reached = true;
+            return false;
+        }
+        if let Some((best, me)) = self.cancel
+            && best.load(Relaxed) < me
+        {
+            self.cancelled = true;
+            return false;
+        }
+        self.expanded += 1;
+        let h = self.h;
+        for k in 0..4 {
+            if prev < 4 && k == self.inverse[prev] {
+                continue;
+            }
+            let np = self.nbr[blank][k];
+            if np == NONE {
+                continue;
+            }
+            let np = usize::from(np);
+            let tile = usize::from(self.cells[np]);
+            self.generated += 1;
+            let nmd = md + u32::from(h.md[tile][blank]) - u32::from(h.md[tile][np]);
+            self.cells[blank] = tile as u8;
+            self.cells[np] = 0;
+            // The moved tile's pattern.
+            let gi = usize::from(h.group[tile]);
+            let (old, old_rank) = if gi < MAX_GROUPS {
+                let table = &h.tables[gi];
+                let i = usize::from(h.index[tile]);
+                let pos = &mut self.gpos[gi];
+                let r = table.pattern.rank_moved(
+                    &pos[..table.pattern.len()],
+                    self.rank[gi],
+                    i,
+                    blank as u8,
+                );
+                pos[i] = blank as u8;
+                let v = table.get(r);
+                let old = (self.sval[gi], self.rank[gi]);
+                self.sval[gi] = v;
+                self.rank[gi] = r;
+                self.sum = self.sum + v - old.0;
+                old
+            } else {
+                (0, 0)
+            };
+            let mut f = g + 1 + nmd + 2 * self.sum;
+            // The reflected state's pattern of the reflected tile, looked up only when it
+            // can matter: when the child is not pruned, or might lower the next bound.
+            let mut rgi = MAX_GROUPS;
+            let (mut rold, mut rold_rank) = (0, 0);
+            if REFLECT && let Some(r) = &h.reflection {
+                let rt = usize::from(r.tile[tile]);
+                let g2 = usize::from(h.group[rt]);
+                if g2 < MAX_GROUPS && (f <= self.bound || f < self.next_bound) {
+                    let table = &h.tables[g2];
+                    let ri = usize::from(h.index[rt]);
+                    let to = r.cell[blank];
+                    let pos = &mut self.rgpos[g2];
+                    let rr = table.pattern.rank_moved(
+                        &pos[..table.pattern.len()],
+                        self.rrank[g2],
+                        ri,
+                        to,
+                    );
+                    pos[ri] = to;
+                    let v = table.get(rr);
+                    (rold, rold_rank) = (self.rsval[g2], self.rrank[g2]);
+                    self.rsval[g2] = v;
+                    self.rrank[g2] = rr;
+                    self.rsum = self.rsum + v - rold;
+                    rgi = g2;
+                }
+                // When the lookup is skipped the stale sum cannot matter: f is already
+                // above both the bound and the next bound.
+                f = f.max(g + 1 + nmd + 2 * self.rsum);
+            }
+            let mut found = false;
+            if f > self.bound {
+                if f < self.next_bound {
+                    self.next_bound = f;
+                }
+            } else if nmd == 0 {
+                self.found(g, k as u8);
+                return true;
+            } else {
+                self.path[g as usize] = k as u8;
+                found = self.dfs::<REFLECT>(np, g + 1, nmd, k);
+            }
+            if found {
+                return true;
+            }
+            // Undo.
+            if REFLECT
+                && rgi < MAX_GROUPS
+                && let Some(r) = &h.reflection
+            {
+                let rt = usize::from(r.tile[tile]);
+                self.rgpos[rgi][usize::from(h.index[rt])] = r.cell[np];
+                self.rsum = self.rsum + rold - self.rsval[rgi];
+                self.rsval[rgi] = rold;
+                self.rrank[rgi] = rold_rank;
+            }
+            if gi < MAX_GROUPS {
+                self.gpos[gi][usize::from(h.index[tile])] = np as u8;
+                self.sum = self.sum + old - self.sval[gi];
+                self.sval[gi] = old;
+                self.rank[gi] = old_rank;
+            }
+            self.cells[np] = tile as u8;
+            self.cells[blank] = 0;
+            if self.limit_reached || self.cancelled {
+                return false;
+            }
+        }
+        if g + 1 > self.max_depth {
+            self.max_depth = g + 1;
+        }
+        false
+    }
+
+    fn run(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+        if self.h.reflection.is_some() {
+            self.dfs::<true>(blank, g, md, prev)
+        } else {
+            self.dfs::<false>(blank, g, md, prev)
+        }
+    }
+
+    fn h0(&self) -> u32 {
+        let md = self.md();
+        md + 2 * self.sum.max(if self.h.reflection.is_some() {
+            self.rsum
+        } else {
+            0
+        })
+    }
+}
+
+fn moves_of(path: &[u8], order: MoveOrder) -> Vec<Dir> {
+    path.iter().map(|&k| order.0[usize::from(k)]).collect()
+}
+
+/// IDA* with the PDB heuristic on a one-blank board towards the heuristic's goal (the
+/// caller has checked it reachable). Gives up when about to expand node number
+/// `expand_limit + 1`.
+pub fn solve(
+    start: &Board,
+    h: &PdbHeuristic,
+    order: MoveOrder,
+    expand_limit: Option<u64>,
+) -> IdaResult {
+    assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
+    let mut s = Search::new(h, start, order);
+    s.limit = expand_limit.unwrap_or(u64::MAX);
+    let md = s.md();
+    let h0 = s.h0();
+    let started = Instant::now();
+    let mut thresholds = Vec::new();
+    let mut moves = None;
+    let blank = start.blank();
+    if md == 0 {
+        thresholds.push(h0);
+        moves = Some(Vec::new());
+    } else {
+        s.bound = h0;
+        loop {
+            thresholds.push(s.bound);
+            s.next_bound = u32::MAX;
+            if s.run(blank, 0, md, 4) {
+                moves = Some(moves_of(&s.path[..s.found_len], order));
+                break;
+            }
+            if s.limit_reached || s.next_bound == u32::MAX || s.next_bound as usize >= MAX_PATH {
+                break;
+            }
+            s.bound = s.next_bound;
+        }
+    }
+    IdaResult {
+        h0,
+        thresholds,
+        moves,
+        generated: s.generated,
+        expanded: s.expanded,
+        max_depth: s.max_depth,
+        limit_reached: s.limit_reached,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// What one subtree of the parallel search found.
+struct Sub {
+    found: Option<Vec<u8>>,
+    generated: u64,
+    expanded: u64,
+    next_bound: u32,
+    max_depth: u32,
+}
+
+/// The number of frontier nodes the parallel search aims at per iteration.
+const FRONTIER_TARGET: usize = 2000;
+
+/// The same search as [`solve`] (no expansion limit), with the subtrees below a frontier
+/// depth searched by the threads of the current rayon pool. The counts and the solution
+/// are those of [`solve`] (see the module documentation).
+pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaResult {
+    assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
+    let root = Search::new(h, start, order);
+    let md = root.md();
+    let h0 = root.h0();
+    let started = Instant::now();
+    let mut thresholds = Vec::new();
+    let mut moves = None;
+    let blank = start.blank();
+    let (mut generated, mut expanded, mut max_depth) = (1u64, 0u64, 0u32);
+    if md == 0 {
+        thresholds.push(h0);
+        moves = Some(Vec::new());
+    }
+    let mut bound = h0;
+    let mut split = 2u32;
+    while moves.is_none() {
+        thresholds.push(bound);
+        // The top of the tree, deepened until it has enough subtrees (or until deeper
+        // cuts would give fewer: near the bound most nodes are pruned).
+        split = split.saturating_sub(2).max(1);
+        let mut best_top: Option<(Search, bool)> = None;
+        let top = loop {
+            let mut top = root.clone();
+            top.bound = bound;
+            top.generated = 0;
+            top.split = split;
+            let found = top.run(blank, 0, md, 4);
+            if found {
+                break (top, found);
+            }
+            if let Some((prev, _)) = &best_top
+                && top.frontier.len() <= prev.frontier.len()
+            {
+                split -= 1;
+                break best_top.take().expect("kept");
+            }
+            if top.frontier.len() >= FRONTIER_TARGET || split >= bound {
+                break (top, found);
+            }
+            best_top = Some((top, found));
+            split += 1;
+        };
+        let (mut top, top_found) = top;
+        let frontier = std::mem::take(&mut top.frontier);
+        let best = AtomicUsize::new(usize::MAX);
+        let next = AtomicUsize::new(0);
+        let results: Vec<Mutex<Option<Sub>>> =
+            (0..frontier.len()).map(|_| Mutex::new(None)).collect();
+        let threads = rayon::current_num_threads().max(1);
+        rayon::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| {
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        if i >= frontier.len() || i > best.load(Relaxed) {
+                            break;
+                        }
+                        let node = &frontier[i];
+                        let mut s = root.clone();
+                        s.cells = node.cells;
+                        s.reset_values();
+                        s.path[..node.path.len()].copy_from_slice(&node.path);
+                        s.bound = bound;
+                        s.generated = 0;
+                        s.cancel = Some((&best, i));
+                        let g = node.path.len() as u32;
+                        let found = s.run(node.blank, g, node.md, node.prev);
+                        if found {
+                            best.fetch_min(i, Relaxed);
+                        }
+                        let sub = Sub {
+                            found: found.then(|| s.path[..s.found_len].to_vec()),
+                            generated: s.generated,
+                            expanded: s.expanded,
+                            next_bound: s.next_bound,
+                            max_depth: s.max_depth,
+                        };
+                        *results[i].lock().expect("no panics while holding") = Some(sub);
+                    }
+                });
+            }
+        });
+        let first_goal = best.load(Relaxed);
+        if first_goal != usize::MAX {
+            // Serial order: the top up to subtree `first_goal`, the subtrees before it
+            // in full, and that subtree up to its goal.
+            let node = &frontier[first_goal];
+            generated += node.generated;
+            expanded += node.expanded;
+            for r in results.iter().take(first_goal + 1) {
+                let sub = r.lock().expect("no panics").take().expect("searched");
+                generated += sub.generated;
+                expanded += sub.expanded;
+                max_depth = max_depth.max(sub.max_depth);
+                if let Some(path) = sub.found {
+                    moves = Some(moves_of(&path, order));
+                }
+            }
+            break;
+        }
+        generated += top.generated;
+        expanded += top.expanded;
+        max_depth = max_depth.max(top.max_depth);
+        let mut next_bound = top.next_bound;
+        for r in &results {
+            let sub = r.lock().expect("no panics").take().expect("searched");
+            generated += sub.generated;
+            expanded += sub.expanded;
+            max_depth = max_depth.max(sub.max_depth);
+            next_bound = next_bound.min(sub.next_bound);
+        }
+        if top_found {
+            moves = Some(moves_of(&top.path[..top.found_len], order));
+            break;
+        }
+        if next_bound == u32::MAX || next_bound as usize >= MAX_PATH {
+            break;
+        }
+        bound = next_bound;
+    }
+    IdaResult {
+        h0,
+        thresholds,
+        moves,
+        generated,
+        expanded,
+        max_depth,
+        limit_reached: false,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Shape;
+    use super::super::heuristic::Heuristic;
+    use super::super::ida;
+    use super::super::instances::InstanceSet;
+    use super::super::pdb::{Partition, build};
+    use super::*;
+    use crate::util::rng::rng_from_seed;
+    use rand::RngExt;
+
+    fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
+        let p = Partition::parse(partition, goal).unwrap();
+        let tables = p
+            .groups
+            .iter()
+            .map(|g| build(goal, g, &|_, _| {}))
+            .collect();
+        PdbHeuristic::new(goal, p, tables, reflect)
+    }
+
+    fn random_walk(from: &Board, steps: usize, seed: u64) -> Board {
+        let mut rng = rng_from_seed(seed);
+        let mut b = *from;
+        let mut prev = None;
+        for _ in 0..steps {
+            let succ: Vec<Board> = b
+                .successors(MoveOrder::default())
+                .map(|(n, _, _)| n)
+                .filter(|n| Some(*n) != prev)
+                .collect();
+            prev = Some(b);
+            b = succ[rng.random_range(0..succ.len())];
+        }
+        b
+    }
+
+    fn replay(start: &Board, moves: &[Dir]) -> Vec<Board> {
+        let mut b = *start;
+        let mut states = vec![b];
+        for d in moves {
+            let p = b.blank();
+            let q = b.shape().neighbour(p, *d).unwrap();
+            b.cells.swap(p, q);
+            states.push(b);
+        }
+        states
+    }
+
+    #[test]
+    fn pdb_ida_is_optimal_and_admissible_on_random_4x4_states() {
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let plain = heuristic(&goal, "5-5-5", false);
+        let mut refl = plain.clone();
+        refl.reflection = super::super::pdb::Reflection::of(&goal);
+        for seed in 0..10 {
+            let start = random_walk(&goal, 70, seed);
+            let optimal = ida::solve(&start, &goal, Heuristic::Linear, MoveOrder::KORF, None);
+            let len = optimal.solution_length().unwrap();
+            for h in [&plain, &refl] {
+                let r = solve(&start, h, MoveOrder::KORF, None);
+                let moves = r.moves.expect("solved");
+                assert_eq!(moves.len(), len, "seed {seed}");
+                let states = replay(&start, &moves);
+                assert_eq!(states.last(), Some(&goal));
+                // Along an optimal path every state's h is at most its distance.
+                for (i, s) in states.iter().enumerate() {
+                    assert!(h.evaluate(&s.cells) as usize <= len - i, "seed {seed}");
+                }
+                assert_eq!(r.h0, h.evaluate(&start.cells));
+                assert!(
+                    r.generated < optimal.generated,
+                    "seed {seed}: PDBs prune more"
+                );
+            }
+            let rp = solve(&start, &plain, MoveOrder::KORF, None);
+            let rr = solve(&start, &refl, MoveOrder::KORF, None);
+            assert!(
+                rr.generated <= rp.generated,
+                "seed {seed}: reflection never hurts here"
+            );
+        }
+    }
+
+    #[test]
+    fn pdb_ida_with_one_tile_patterns_is_the_manhattan_ida_node_for_node() {
+        // Patterns of one tile hold exactly Manhattan distance: same tree, same counts.
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let singles: Vec<String> = (1..16).map(|t| t.to_string()).collect();
+        let h = heuristic(&goal, &singles.join("/"), false);
+        for id in [9u32, 12, 42] {
+            let inst = InstanceSet::Korf100.instance(id).unwrap();
+            let m = ida::solve(
+                &inst.board,
+                &goal,
+                Heuristic::Manhattan,
+                MoveOrder::KORF,
+                None,
+            );
+            let p = solve(&inst.board, &h, MoveOrder::KORF, None);
+            assert_eq!(
+                (
+                    p.generated,
+                    p.expanded,
+                    &p.thresholds,
+                    &p.moves,
+                    p.max_depth
+                ),
+                (
+                    m.generated,
+                    m.expanded,
+                    &m.thresholds,
+                    &m.moves,
+                    m.max_depth
+                ),
+                "instance {id}"
+            );
+            for limit in [1, 1000, m.expanded / 2] {
+                let a = ida::solve(
+                    &inst.board,
+                    &goal,
+                    Heuristic::Manhattan,
+                    MoveOrder::KORF,
+                    Some(limit),
+                );
+                let b = solve(&inst.board, &h, MoveOrder::KORF, Some(limit));
+                assert_eq!(
+                    (a.generated, a.expanded, a.limit_reached),
+                    (b.generated, b.expanded, b.limit_reached)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn parallel_search_counts_as_the_serial_one_whatever_the_threads() {
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let h = heuristic(&goal, "5-5-5", true);
+        for id in [1u32, 9, 12, 17] {
+            let inst = InstanceSet::Korf100.instance(id).unwrap();
+            let serial = solve(&inst.board, &h, MoveOrder::KORF, None);
+            assert_eq!(
+                serial.solution_length(),
+                Some(inst.optimal as usize),
+                "instance {id}"
+            );
+            for threads in [1, 2, 3] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let par = pool.install(|| solve_parallel(&inst.board, &h, MoveOrder::KORF));
+                assert_eq!(
+                    (
+                        par.generated,
+                        par.expanded,
+                        &par.thresholds,
+                        &par.moves,
+                        par.max_depth
+                    ),
+                    (
+                        serial.generated,
+                        serial.expanded,
+                        &serial.thresholds,
+                        &serial.moves,
+                        serial.max_depth
+                    ),
+                    "instance {id}, {threads} threads"
+                );
+            }
+        }
+        // Small boards and a start at the goal.
+        let g3 = Board::default_goal(Shape::new(3, 3).unwrap(), 1);
+        let h3 = heuristic(&g3, "1,2,3,4/5,6,7,8", true);
+        let r = solve_parallel(&g3, &h3, MoveOrder::KORF);
+        assert_eq!((r.solution_length(), r.generated), (Some(0), 1));
+        for depth in [1usize, 5, 20, 31] {
+            let start = super::super::census::eight_puzzle_at(depth, 7).unwrap();
+            let s = solve(&start, &h3, MoveOrder::default(), None);
+            let p = solve_parallel(&start, &h3, MoveOrder::default());
+            assert_eq!(s.solution_length(), Some(depth));
+            assert_eq!(
+                (p.generated, p.expanded, &p.moves),
+                (s.generated, s.expanded, &s.moves)
+            );
+        }
+    }
+
+    /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn measure() {
+        let name = std::env::var("PDB").unwrap_or("5-5-5".into());
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let p = Partition::parse(&name, &goal).unwrap();
+        let started = Instant::now();
+        let (h, origins) = PdbHeuristic::load_or_build(
+            &goal,
+            p,
+            std::path::Path::new(crate::tiles::pdb::DEFAULT_CACHE_DIR),
+            true,
+            &|i, d, n| eprint!("\rpattern {i}: {d}/{n}   "),
+        )
+        .unwrap();
+        eprintln!();
+        println!(
+            "{name}: {:?} in {:.2}s, {} bytes",
+            origins,
+            started.elapsed().as_secs_f64(),
+            h.bytes()
+        );
+        for t in &h.tables {
+            println!(
+                "  tiles {:?}: {} entries, {} bytes, built in {:.2}s, max {}, mean {:.3}, {}",
+                t.pattern.tiles,
+                t.pattern.entries(),
+                t.bytes(),
+                t.build_seconds,
+                t.max_value(),
+                t.mean_value(),
+                super::super::pdb::histogram_text(&t.histogram)
+            );
+        }
+        if std::env::var("BUILD_ONLY").is_ok() {
+            return;
+        }
+        let reflect_only = std::env::var("PLAIN").is_ok();
+        let mut h = h;
+        if reflect_only {
+            h.reflection = None;
+        }
+        let ids: Vec<u32> = std::env::var("IDS")
+            .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
+            .unwrap_or((1..=100).collect());
+        let started = Instant::now();
+        let (mut nodes, mut h0) = (0u64, 0u64);
+        let parallel = std::env::var("PAR").is_ok();
+        for &id in &ids {
+            let inst = InstanceSet::Korf100.instance(id).unwrap();
+            let r = if parallel {
+                solve_parallel(&inst.board, &h, MoveOrder::KORF)
+            } else {
+                solve(&inst.board, &h, MoveOrder::KORF, None)
+            };
+            assert_eq!(
+                r.solution_length(),
+                Some(inst.optimal as usize),
+                "instance {id}"
+            );
+            nodes += r.generated;
+            h0 += u64::from(r.h0);
+            if ids.len() < 10 {
+                println!("  #{id}: {} nodes, {:.3}s", r.generated, r.seconds);
+            }
+        }
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{name}{}: {} instances, mean h0 {:.3}, nodes {} (mean {:.0}), {:.3}s, {:.0} nodes/s",
+            if reflect_only { " (no reflection)" } else { "" },
+            ids.len(),
+            h0 as f64 / ids.len() as f64,
+            nodes,
+            nodes as f64 / ids.len() as f64,
+            secs,
+            nodes as f64 / secs
+        );
+    }
+}
