@@ -297,10 +297,6 @@ impl Renderer<'_> {
 
     fn facts_block(&self, b: &Block, sel: &Selected, facts: &mut Facts) -> anyhow::Result<String> {
         let prefix = &sel.prefix;
-        let results = &sel.results;
-        let experiment = sel.experiment;
-        let filter = &sel.filter;
-        let config = sel.config;
         let name = b.function.as_deref().unwrap_or_default();
         let f = self
             .functions
@@ -308,13 +304,7 @@ impl Renderer<'_> {
             .iter()
             .find(|f| f.name == name)
             .ok_or_else(|| anyhow::anyhow!("no fact function {name}"))?;
-        let anytime = self.rows(&self.tables.anytime, experiment, filter)?;
-        let input = FactInput {
-            results,
-            anytime: &anytime,
-            config,
-        };
-        let computed = (f.compute)(&input)?;
+        let computed = self.with_input(sel, f.compute)?;
         let table = match &b.columns {
             Some(cols) => fact_table(b, &computed, &cols.list()),
             None => String::new(),
@@ -324,10 +314,6 @@ impl Renderer<'_> {
     }
 
     fn board_block(&self, b: &Block, sel: &Selected, _: &mut Facts) -> anyhow::Result<String> {
-        let results = &sel.results;
-        let experiment = sel.experiment;
-        let filter = &sel.filter;
-        let config = sel.config;
         let name = &sel.name;
         let fname = b.function.as_deref().unwrap_or_default();
         let f = self
@@ -336,18 +322,27 @@ impl Renderer<'_> {
             .iter()
             .find(|f| f.name == fname)
             .ok_or_else(|| anyhow::anyhow!("no board function {fname}"))?;
-        let anytime = self.rows(&self.tables.anytime, experiment, filter)?;
-        let input = FactInput {
-            results,
-            anytime: &anytime,
-            config,
-        };
+        let pictures = self.with_input(sel, f.draw)?;
         let mut out = String::new();
-        for (i, (caption, fig)) in (f.draw)(&input)?.into_iter().enumerate() {
+        for (i, (caption, fig)) in pictures.into_iter().enumerate() {
             out.push_str(&self.figure(&fig, &format!("{name}_{}", i + 1), &caption)?);
             out.push('\n');
         }
         Ok(out)
+    }
+
+    /// Calls a domain function with the block's rows (results and anytime) and config.
+    fn with_input<T>(
+        &self,
+        sel: &Selected,
+        f: fn(&FactInput) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        let anytime = self.rows(&self.tables.anytime, sel.experiment, &sel.filter)?;
+        f(&FactInput {
+            results: &sel.results,
+            anytime: &anytime,
+            config: sel.config,
+        })
     }
 
     fn rows(
