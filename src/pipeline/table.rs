@@ -121,6 +121,38 @@ pub fn texts(df: &DataFrame, name: &str) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
+/// One cell as a [`Value`] (null, integer, float, boolean or text).
+pub fn cell(df: &DataFrame, name: &str, row: usize) -> anyhow::Result<Value> {
+    let col = df
+        .column(name)
+        .map_err(|_| anyhow::anyhow!("no column {name}"))?;
+    Ok(match col.get(row)? {
+        AnyValue::Null => Value::Null,
+        AnyValue::Boolean(b) => Value::Bool(b),
+        AnyValue::Int64(i) => Value::Int(i),
+        AnyValue::Float64(x) => Value::Float(x),
+        AnyValue::String(s) => Value::Str(s.to_string()),
+        AnyValue::StringOwned(s) => Value::Str(s.to_string()),
+        other => anyhow::bail!("column {name} holds an unexpected {other:?}"),
+    })
+}
+
+/// Every row of a results table decoded into an algorithm's typed metrics, in order.
+pub fn decode_rows<M: crate::pipeline::metrics::Metrics>(df: &DataFrame) -> anyhow::Result<Vec<M>> {
+    (0..df.height())
+        .map(|i| {
+            let mut row = Vec::new();
+            for name in M::NAMES {
+                if has_column(df, name) {
+                    row.push((name.to_string(), cell(df, name, i)?));
+                }
+            }
+            let get = |k: &str| row.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+            M::from_row(&get).map_err(|e| anyhow::anyhow!("row {i}: {e}"))
+        })
+        .collect()
+}
+
 /// True when the frame has a column of that name.
 pub fn has_column(df: &DataFrame, name: &str) -> bool {
     df.column(name).is_ok()

@@ -198,7 +198,11 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
             let by: Vec<String> = spec.group.iter().chain(&spec.x).cloned().collect();
             let mut groups = summarize(&df, &by, &spec.metric, None)?;
             groups.sort_by(|a, b| {
-                let o = a.summary.median.total_cmp(&b.summary.median);
+                let o = a
+                    .summary
+                    .median
+                    .total_cmp(&b.summary.median)
+                    .then(a.summary.mean.total_cmp(&b.summary.mean));
                 if spec.better == Better::Higher {
                     o.reverse()
                 } else {

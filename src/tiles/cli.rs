@@ -13,7 +13,6 @@ use crate::tiles::instances::InstanceSet;
 use crate::tiles::solve::{Problem, moves_of};
 use crate::tiles::{pdb, pdb_ida};
 use crate::{user_bail, user_error};
-use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -165,6 +164,10 @@ pub struct BatchArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Output folder: the batch is the experiment `tiles_batch_<set>` there, so a rerun
+    /// reuses finished runs.
+    #[arg(long, default_value = "outputs")]
+    pub out: PathBuf,
     /// Print CSV rows instead of a table.
     #[arg(long)]
     pub csv: bool,
@@ -483,6 +486,47 @@ fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
     Ok(ids)
 }
 
+/// Runs a batch through the pipeline (experiment `tiles_batch_<set>` under `--out`, so a
+/// rerun reuses finished runs and an interrupted batch resumes), in the order heuristic
+/// by heuristic, instance by instance; returns each run's metrics decoded from the table.
+fn batch_runs(
+    a: &BatchArgs,
+    order: &MoveOrder,
+    instances: &[crate::tiles::Instance],
+) -> anyhow::Result<Vec<crate::tiles::runner::TilesMetrics>> {
+    let list = |v: Vec<String>| v.join(", ");
+    let mut text = format!(
+        "[experiment]\nname = \"tiles_batch_{set}\"\ndescription = \"tiles batch\"\ndomain = \"tiles\"\nalgorithm = \"ida\"\n[params]\ninstance_set = \"{set}\"\nmove_order = \"{order}\"\n",
+        set = a.set.name()
+    );
+    if let Some(l) = a.expand_limit {
+        text.push_str(&format!("expand_limit = {l}\n"));
+    }
+    text.push_str(&format!(
+        "[sweep]\nheuristic = [{}]\ninstance = [{}]\n",
+        list(
+            a.heuristic
+                .iter()
+                .map(|h| format!("{:?}", h.name()))
+                .collect()
+        ),
+        list(instances.iter().map(|i| i.id.to_string()).collect())
+    ));
+    let config = crate::pipeline::config::parse(&text, "tiles batch", &[])?;
+    let runners = crate::domains::runners();
+    let plan = crate::pipeline::plan::plan(&config, &runners)?;
+    let opts = crate::pipeline::execute::Options {
+        jobs: crate::pipeline::execute::cap_jobs("--threads", a.threads.unwrap_or(0)),
+        force: false,
+        out: a.out.clone(),
+    };
+    let dir = crate::pipeline::execute::experiment_dir(&opts.out, &config.name);
+    let missing = crate::pipeline::execute::missing_runs(&plan, &dir, false)?;
+    let progress = crate::pipeline::progress::Progress::new(missing as u64, true);
+    let done = crate::pipeline::execute::run_experiment(&config, &plan, &opts, &progress)?;
+    crate::pipeline::table::decode_rows(&done.results)
+}
+
 fn batch(a: &BatchArgs) -> anyhow::Result<String> {
     let order = MoveOrder::parse(&a.move_order)?;
     let instances = match &a.ids {
@@ -498,20 +542,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
             jobs.push((h, inst.clone()));
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(crate::pipeline::execute::cap_jobs(
-            "--threads",
-            a.threads.unwrap_or(0),
-        ))
-        .build()?;
-    let results: Vec<IdaResult> = pool.install(|| {
-        jobs.par_iter()
-            .map(|(h, inst)| {
-                let goal = Board::default_goal(inst.board.shape(), 1);
-                ida::solve(&inst.board, &goal, *h, order, a.expand_limit)
-            })
-            .collect()
-    });
+    let results = batch_runs(a, &order, &instances)?;
     let mut s = String::new();
     if a.csv {
         s.push_str("set,id,heuristic,h0,optimal,solution_length,thresholds,generated,expanded,time_seconds,nodes_per_second\n");
@@ -519,7 +550,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
     let mut mismatches = Vec::new();
     let mut totals: Vec<(Heuristic, u64, u64, f64, usize)> = Vec::new();
     for ((h, inst), r) in jobs.iter().zip(&results) {
-        let len = r.solution_length().map(|l| l as u32);
+        let len = r.solution_length.map(|l| l as u32);
         if len.is_some_and(|l| l != inst.optimal) {
             mismatches.push(format!(
                 "{} #{} with {h}: found {:?}, published {}",
@@ -529,7 +560,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
                 inst.optimal
             ));
         }
-        let nps = format::per_second(r.generated, r.seconds);
+        let nps = format::per_second(r.generated, r.time_seconds);
         let len_text = len.map_or("-".to_string(), |l| l.to_string());
         if a.csv {
             s.push_str(&format!(
@@ -538,10 +569,10 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
                 inst.id,
                 r.h0,
                 inst.optimal,
-                r.thresholds_text(),
+                r.thresholds.clone().unwrap_or_default(),
                 r.generated,
                 r.expanded,
-                r.seconds
+                r.time_seconds
             ));
         } else {
             if totals.last().is_none_or(|t| t.0 != *h) {
@@ -564,7 +595,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
                 len_text,
                 thousands(r.generated),
                 thousands(r.expanded),
-                r.seconds,
+                r.time_seconds,
                 thousands(nps)
             ));
         }
@@ -572,14 +603,14 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
             Some(t) if t.0 == *h => {
                 t.1 += r.generated;
                 t.2 += r.expanded;
-                t.3 += r.seconds;
+                t.3 += r.time_seconds;
                 t.4 += usize::from(len.is_some());
             }
             _ => totals.push((
                 *h,
                 r.generated,
                 r.expanded,
-                r.seconds,
+                r.time_seconds,
                 usize::from(len.is_some()),
             )),
         }
