@@ -99,6 +99,9 @@ impl Renderer<'_> {
             };
             return self.figure(&fig, &name, &caption);
         }
+        if b.kind.makes_facts() {
+            facts.extend_prefixed(&b.fact_prefix(), filter_facts(&filter));
+        }
         let sel = Selected {
             results,
             config,
@@ -382,6 +385,24 @@ fn summary_numbers(s: &crate::present::stats::Summary, d: usize) -> Vec<String> 
         format!("[{}, {}]", trimmed(s.ci_low, d), trimmed(s.ci_high, d)),
         trimmed(s.mean, d + 1),
     ]
+}
+
+/// A block's filter as facts, `where.COLUMN`, so that text can quote the values it
+/// selected (a number when it is one value that is a number).
+fn filter_facts(filter: &Filter) -> Facts {
+    let mut f = Facts::default();
+    for (col, values) in &filter.0 {
+        let fact = match values.as_slice() {
+            [one] => match (one.parse::<i64>(), one.parse::<f64>()) {
+                (Ok(i), _) => crate::present::facts::Fact::Int(i),
+                (_, Ok(x)) => crate::present::facts::Fact::Num(x),
+                _ => crate::present::facts::Fact::Text(one.clone()),
+            },
+            many => crate::present::facts::Fact::Text(many.join(", ")),
+        };
+        f.set(format!("where.{col}"), fact);
+    }
+    f
 }
 
 /// A table of a fact family `[key].column`: a row per key (in display order), a column
