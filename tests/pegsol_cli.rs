@@ -176,7 +176,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "--board".into(),
                 "/nonexistent/b.txt".into(),
             ],
-            "cannot read board file /nonexistent/b.txt",
+            "/nonexistent/b.txt: cannot read the board file",
         ),
         (
             vec![

@@ -60,7 +60,7 @@ fn bad_instances_are_user_errors() {
     assert_user_error(&solve_text("1 2 3 4 5 0", &["--width", "6"]), "2 to 5");
     assert_user_error(
         &run(&["solve", "/nonexistent/x.puzzle"]),
-        "cannot read /nonexistent/x.puzzle",
+        "/nonexistent/x.puzzle: cannot read the instance",
     );
     assert_user_error(&run(&["census", "--width", "4", "--height", "4"]), "limit");
     assert_user_error(
