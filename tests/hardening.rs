@@ -103,7 +103,11 @@ fn item2_absurd_plans_are_refused_at_once() {
         ],
     );
     assert_user_error(&r, "runs");
-    assert!(r.stderr.contains("more than the 10000000"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("more than the 1000000 one"),
+        "{}",
+        r.stderr
+    );
     let r = run_config(
         "quickstart",
         out.path(),

@@ -200,8 +200,10 @@ fn one() -> u64 {
 pub const MAX_REPLICATES: u64 = 1_000_000;
 
 /// The most runs one experiment may plan (variants × sweep points × replicates). The
-/// plan is counted before it is built, so a larger one is refused at once.
-pub const MAX_RUNS: u64 = 10_000_000;
+/// plan is counted before it is built, so a larger one is refused at once. A planned
+/// run holds about 0.8 KB (its parameters, key and seed), so this plan takes under 1 GB
+/// before anything runs (10 million, measured, took over 7 GB).
+pub const MAX_RUNS: u64 = 1_000_000;
 
 /// The most values one sweep axis may take, as a list or as a range.
 pub const MAX_AXIS_VALUES: usize = 100_000;
@@ -1031,6 +1033,11 @@ base_seed = 7
             &["replicates.count=1000000"],
         );
         assert!(e.contains("100000000000 runs"), "{e}");
+        let at_limit =
+            "[experiment]\ndomain = \"rjm\"\nalgorithm = \"anneal\"\n[sweep]\na = [1, 2]\n";
+        assert!(parse(at_limit, "c.toml", &["replicates.count=500000".into()]).is_ok());
+        let e = err(at_limit, &["replicates.count=500001"]);
+        assert!(e.contains("the plan has 1000002 runs"), "{e}");
         let list = format!(
             "[experiment]\ndomain = \"rjm\"\nalgorithm = \"anneal\"\n[sweep]\na = [{}]\n",
             vec!["1"; 200_000].join(",")
