@@ -108,8 +108,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let plan = crate::pipeline::plan::plan(&config, &runners)?;
             let dir = crate::pipeline::execute::experiment_dir(&exec.out, &config.name);
             let missing = crate::pipeline::execute::missing_runs(&plan, &dir, exec.force)?;
-            // run_experiment builds its own plan: do not hold two.
-            drop(plan);
             let progress = Progress::new(missing as u64, exec.quiet);
             let done = run_experiment(&config, &plan, &exec.options(), &progress)?;
             progress.finish();
