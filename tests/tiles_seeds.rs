@@ -72,8 +72,12 @@ fn assignment_block_for_instance_1_with_korfs_node_count() {
 
 #[test]
 fn korf_counts_for_instances_2_and_9_by_batch() {
+    // The batch is a pipeline experiment: its tables go to a temporary --out.
+    let out = tempfile::tempdir().unwrap();
     let csv = tiles(&[
         "batch",
+        "--out",
+        out.path().to_str().unwrap(),
         "--set",
         "korf100",
         "--ids",
@@ -90,6 +94,7 @@ fn korf_counts_for_instances_2_and_9_by_batch() {
         .map(|l| l.split(',').collect())
         .collect();
     assert_eq!(rows.len(), 2);
+    assert!(out.path().join("tiles_batch_korf100/results.csv").exists());
     // id, h0, optimal, solution length, generated: Korf 1985 gives 15,300,442 and 1,650,696.
     assert_eq!(
         (rows[0][1], rows[0][3], rows[0][4], rows[0][5], rows[0][7]),
