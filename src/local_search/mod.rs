@@ -157,7 +157,7 @@ pub fn search<L: Landscape>(
     rng: &mut SearchRng,
 ) -> LocalSearchResult<L::Snapshot> {
     let mut schedule = match &settings.acceptance {
-        Acceptance::Anneal(s) => Some(s.start()),
+        Acceptance::Anneal(s) => Some(s.start(settings.iterations)),
         Acceptance::Uphill { .. } => None,
     };
     let uphill_probability = match settings.acceptance {
@@ -225,7 +225,9 @@ pub fn search<L: Landscape>(
                         // no number is drawn for it (and exp's slow underflow path is
                         // never entered).
                         let x = (current - candidate) / s.temperature();
-                        x > -700.0 && rng.random::<f64>() < x.exp()
+                        let ok = x > -700.0 && rng.random::<f64>() < x.exp();
+                        s.uphill(ok);
+                        ok
                     }
                     None => uphill_probability > 0.0 && rng.random::<f64>() < uphill_probability,
                 };

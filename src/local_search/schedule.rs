@@ -1,5 +1,11 @@
 //! Annealing temperature schedules: the assignment's geometric cooling and the families the
 //! report compares it with.
+//!
+//! Two ways to say how fast a schedule cools: by a rate (`decay`, `beta`), whose meaning
+//! depends on the run's length (d = 0.999 ends 10,000 iterations at T0·4.5e-5 but spends
+//! 99% of 1,000,000 iterations below T0·1e-4), or by the temperatures at both ends
+//! (`geometric_end`, `linear_end`: T0 and T_end), which describe the same shape of
+//! schedule whatever the number of iterations.
 
 /// How the temperature T falls over a run of N iterations (i counts from 0).
 #[derive(Debug, Clone, PartialEq)]
@@ -15,7 +21,21 @@ pub enum Schedule {
     /// Geometric cooling, reheated to T0 whenever `patience` iterations pass without a
     /// new best.
     Reheating { t0: f64, decay: f64, patience: u64 },
+    /// Metropolis at a constant temperature T0 (geometric with d = 1).
+    Constant { t0: f64 },
+    /// Geometric from T0 to `t_end` over the run: d = (T_end/T0)^(1/N).
+    GeometricEnd { t0: f64, t_end: f64 },
+    /// Linear from T0 to `t_end` over the run: T_i = T0 − (T0 − T_end)·i/N.
+    LinearEnd { t0: f64, t_end: f64 },
+    /// Steers the share of uphill proposals accepted toward `target`: after each uphill
+    /// proposal ln T moves by [`ADAPTIVE_GAIN`]·(target − accepted), a Robbins–Monro
+    /// step whose fixed point is the acceptance rate `target` (Lam & Delosme's ideal
+    /// rate is 0.44).
+    Adaptive { t0: f64, target: f64 },
 }
+
+/// The step of the adaptive schedule's ln T per uphill proposal.
+pub const ADAPTIVE_GAIN: f64 = 0.02;
 
 /// The names configs use, in the order the report lists them.
 pub const SCHEDULE_NAMES: &[&str] = &[
@@ -24,6 +44,10 @@ pub const SCHEDULE_NAMES: &[&str] = &[
     "logarithmic",
     "lundy_mees",
     "reheating",
+    "constant",
+    "geometric_end",
+    "linear_end",
+    "adaptive",
 ];
 
 /// A schedule in progress.
@@ -32,6 +56,8 @@ pub struct Cooling {
     schedule: Schedule,
     t: f64,
     since_best: u64,
+    /// The per-iteration factor of the geometric schedules.
+    factor: f64,
 }
 
 impl Schedule {
@@ -42,6 +68,10 @@ impl Schedule {
             Schedule::Logarithmic { .. } => "logarithmic",
             Schedule::LundyMees { .. } => "lundy_mees",
             Schedule::Reheating { .. } => "reheating",
+            Schedule::Constant { .. } => "constant",
+            Schedule::GeometricEnd { .. } => "geometric_end",
+            Schedule::LinearEnd { .. } => "linear_end",
+            Schedule::Adaptive { .. } => "adaptive",
         }
     }
 
@@ -51,27 +81,43 @@ impl Schedule {
             | Schedule::Linear { t0 }
             | Schedule::Logarithmic { t0 }
             | Schedule::LundyMees { t0, .. }
-            | Schedule::Reheating { t0, .. } => t0,
+            | Schedule::Reheating { t0, .. }
+            | Schedule::Constant { t0 }
+            | Schedule::GeometricEnd { t0, .. }
+            | Schedule::LinearEnd { t0, .. }
+            | Schedule::Adaptive { t0, .. } => t0,
         }
     }
 
-    /// The schedule at its first iteration.
+    /// The schedule at the first of `total` iterations.
     ///
     /// ```
     /// use searchlab::local_search::Schedule;
-    /// let mut c = Schedule::Geometric { t0: 2.0, decay: 0.5 }.start();
+    /// let mut c = Schedule::Geometric { t0: 2.0, decay: 0.5 }.start(10);
     /// assert_eq!(c.temperature(), 2.0);
     /// c.advance(1, 10, false);
     /// assert_eq!(c.temperature(), 1.0);
-    /// let mut l = Schedule::Linear { t0: 4.0 }.start();
+    /// let mut l = Schedule::Linear { t0: 4.0 }.start(10);
     /// l.advance(5, 10, false);
     /// assert_eq!(l.temperature(), 2.0);
+    /// // The same (T0, T_end) describes the same schedule whatever the run's length.
+    /// for total in [100, 10_000] {
+    ///     let mut g = Schedule::GeometricEnd { t0: 10.0, t_end: 0.1 }.start(total);
+    ///     for i in 1..=total / 2 { g.advance(i, total, false); }
+    ///     assert!((g.temperature() - 1.0).abs() < 1e-9);
+    /// }
     /// ```
-    pub fn start(&self) -> Cooling {
+    pub fn start(&self, total: u64) -> Cooling {
+        let factor = match *self {
+            Schedule::Geometric { decay, .. } | Schedule::Reheating { decay, .. } => decay,
+            Schedule::GeometricEnd { t0, t_end } => (t_end / t0).powf(1.0 / total.max(1) as f64),
+            _ => 1.0,
+        };
         Cooling {
             schedule: self.clone(),
             t: self.t0(),
             since_best: 0,
+            factor,
         }
     }
 }
@@ -86,26 +132,36 @@ impl Cooling {
     #[inline]
     pub fn advance(&mut self, iteration: u64, total: u64, new_best: bool) {
         self.t = match self.schedule {
-            Schedule::Geometric { decay, .. } => self.t * decay,
+            Schedule::Geometric { .. } | Schedule::GeometricEnd { .. } => self.t * self.factor,
             Schedule::Linear { t0 } => t0 * (1.0 - iteration as f64 / total.max(1) as f64).max(0.0),
             Schedule::Logarithmic { t0 } => {
                 t0 * std::f64::consts::LN_2 / ((iteration + 2) as f64).ln()
             }
             Schedule::LundyMees { beta, .. } => self.t / (1.0 + beta * self.t),
-            Schedule::Reheating {
-                t0,
-                decay,
-                patience,
-            } => {
+            Schedule::Reheating { t0, patience, .. } => {
                 self.since_best = if new_best { 0 } else { self.since_best + 1 };
                 if self.since_best >= patience {
                     self.since_best = 0;
                     t0
                 } else {
-                    self.t * decay
+                    self.t * self.factor
                 }
             }
+            Schedule::LinearEnd { t0, t_end } => {
+                t0 - (t0 - t_end) * (iteration as f64 / total.max(1) as f64).min(1.0)
+            }
+            Schedule::Constant { .. } | Schedule::Adaptive { .. } => self.t,
         };
+    }
+
+    /// Tells the schedule whether an uphill proposal was accepted (only the adaptive
+    /// schedule listens).
+    #[inline]
+    pub fn uphill(&mut self, accepted: bool) {
+        if let Schedule::Adaptive { target, .. } = self.schedule {
+            let hit = if accepted { 1.0 } else { 0.0 };
+            self.t *= (ADAPTIVE_GAIN * (target - hit)).exp();
+        }
     }
 }
 
@@ -114,7 +170,7 @@ mod tests {
     use super::*;
 
     fn run(s: Schedule, total: u64) -> Vec<f64> {
-        let mut c = s.start();
+        let mut c = s.start(total);
         let mut ts = vec![c.temperature()];
         for i in 1..=total {
             c.advance(i, total, false);
@@ -177,7 +233,7 @@ mod tests {
             decay: 0.5,
             patience: 3,
         }
-        .start();
+        .start(100);
         c.advance(1, 100, false);
         assert_eq!(c.temperature(), 4.0);
         c.advance(2, 100, false);
@@ -186,5 +242,48 @@ mod tests {
         assert_eq!(c.temperature(), 8.0);
         c.advance(4, 100, true);
         assert_eq!(c.temperature(), 4.0);
+    }
+
+    #[test]
+    fn constant_keeps_its_temperature() {
+        let ts = run(Schedule::Constant { t0: 1.5 }, 50);
+        assert!(ts.iter().all(|&t| t == 1.5));
+    }
+
+    #[test]
+    fn end_point_schedules_reach_t_end_at_the_last_iteration() {
+        for total in [10, 1000, 100_000] {
+            let g = run(Schedule::GeometricEnd { t0: 20.0, t_end: 0.01 }, total);
+            assert_eq!(g[0], 20.0);
+            assert!((g[total as usize] / 0.01 - 1.0).abs() < 1e-9, "{total}: {}", g[total as usize]);
+            let l = run(Schedule::LinearEnd { t0: 4.0, t_end: 0.5 }, total);
+            assert_eq!(l[0], 4.0);
+            assert!((l[total as usize] - 0.5).abs() < 1e-12);
+            assert!((l[total as usize / 2] - 2.25).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn adaptive_steers_toward_the_target_acceptance() {
+        // A toy model where an uphill step of size 1 is accepted with e^(−1/T): the
+        // fixed point is T* = −1/ln(target).
+        use rand::RngExt;
+        let mut rng = crate::util::rng::rng_from_seed(3);
+        for target in [0.05, 0.2, 0.44] {
+            let mut c = Schedule::Adaptive { t0: 50.0, target }.start(1);
+            let (mut accepted, mut n) = (0u32, 0u32);
+            for i in 0..200_000 {
+                let ok = rng.random::<f64>() < (-1.0 / c.temperature()).exp();
+                c.uphill(ok);
+                if i >= 100_000 {
+                    accepted += u32::from(ok);
+                    n += 1;
+                }
+            }
+            let rate = f64::from(accepted) / f64::from(n);
+            assert!((rate - target).abs() < 0.01, "target {target}: rate {rate}");
+            let t_star = -1.0 / target.ln();
+            assert!((c.temperature() / t_star - 1.0).abs() < 0.3, "target {target}: T {}", c.temperature());
+        }
     }
 }

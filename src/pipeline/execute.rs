@@ -9,7 +9,7 @@ use crate::pipeline::config::Config;
 use crate::pipeline::journal::{ExperimentLock, Journal, RunRecord, read_journal, read_records};
 use crate::pipeline::params::Value;
 use crate::pipeline::plan::{ANYTIME_COLUMNS, ANYTIME_RUN_COLUMNS, Plan, RUN_COLUMNS, Run};
-use crate::pipeline::progress::Progress;
+use crate::pipeline::progress::{Progress, Stage};
 use crate::pipeline::table::{ColumnBuilder, frame, write_both};
 use anyhow::Context;
 use polars::prelude::DataFrame;
@@ -141,65 +141,9 @@ pub fn run_experiment(
     let reused = plan.runs.len() - todo.len();
     let mut stage = progress.experiment(&plan.experiment, plan.runs.len() as u64, reused as u64);
 
-    if !todo.is_empty() {
-        let mut journal = Journal::open(&journal_path)?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.jobs.min(cap_jobs_quiet()))
-            .build()?;
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<RunRecord>)>();
-        let algorithm = plan.algorithm.name;
-        let runner = plan.runner;
-        let result: anyhow::Result<()> = std::thread::scope(|scope| {
-            scope.spawn(move || {
-                pool.install(|| {
-                    todo.par_iter().for_each_with(tx, |tx, run| {
-                        let out = runner
-                            .run(algorithm, &run.params, run.seed)
-                            .map(|o| RunRecord {
-                                metrics: o
-                                    .metrics
-                                    .into_iter()
-                                    .map(|(k, v)| (k.to_string(), v))
-                                    .collect(),
-                                anytime: o.anytime,
-                            });
-                        // The receiver only stops listening after an error; then the
-                        // remaining runs are simply not recorded.
-                        let _ = tx.send((run.index, out));
-                    })
-                })
-            });
-            let mut last_flush = Instant::now();
-            for (index, out) in rx {
-                let run = &plan.runs[index];
-                let out = out.with_context(|| {
-                    format!(
-                        "run {} of {} ({})",
-                        index,
-                        plan.experiment,
-                        run.params.canonical()
-                    )
-                })?;
-                journal.append(&run.key, &out).map_err(|e| {
-                    crate::util::error::environment_error(
-                        e,
-                        &format!("{}: cannot record a run", journal_path.display()),
-                    )
-                })?;
-                done.insert(run.key.clone(), out);
-                stage.inc();
-                if last_flush.elapsed() >= FLUSH_EVERY {
-                    journal.flush()?;
-                    write_tables(plan, &done, &dir)?;
-                    last_flush = Instant::now();
-                }
-            }
-            journal.flush().map_err(|e| {
-                crate::util::error::environment_error(e, &journal_path.display().to_string())
-            })
-        });
-        result?;
-    }
+    compute(plan, &todo, &journal_path, opts.jobs, &mut done, &mut stage, |done| {
+        write_tables(plan, done, &dir).map(|_| ())
+    })?;
     stage.finish();
     let (results, anytime) = write_tables(plan, &done, &dir)?;
     write_manifest(config, plan, &dir, opts, reused, &started_at)?;
@@ -212,6 +156,79 @@ pub fn run_experiment(
         seconds: started.elapsed().as_secs_f64(),
         results,
         anytime,
+    })
+}
+
+/// Computes `todo` (runs of `plan`) in parallel on `jobs` threads, appending each record
+/// to the journal at `journal_path` as it finishes and to `done`; `flush` is called with
+/// everything done so far every few seconds (to rewrite tables while runs go on).
+pub fn compute(
+    plan: &Plan,
+    todo: &[&Run],
+    journal_path: &Path,
+    jobs: usize,
+    done: &mut HashMap<String, RunRecord>,
+    stage: &mut Stage,
+    mut flush: impl FnMut(&HashMap<String, RunRecord>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let mut journal = Journal::open(journal_path)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.min(cap_jobs_quiet()))
+        .build()?;
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<RunRecord>)>();
+    let algorithm = plan.algorithm.name;
+    let runner = plan.runner;
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            pool.install(|| {
+                todo.par_iter().enumerate().for_each_with(tx, |tx, (i, run)| {
+                    let out = runner
+                        .run(algorithm, &run.params, run.seed)
+                        .map(|o| RunRecord {
+                            metrics: o
+                                .metrics
+                                .into_iter()
+                                .map(|(k, v)| (k.to_string(), v))
+                                .collect(),
+                            anytime: o.anytime,
+                        });
+                    // The receiver only stops listening after an error; then the
+                    // remaining runs are simply not recorded.
+                    let _ = tx.send((i, out));
+                })
+            })
+        });
+        let mut last_flush = Instant::now();
+        for (i, out) in rx {
+            let run = todo[i];
+            let out = out.with_context(|| {
+                format!(
+                    "run {} of {} ({})",
+                    run.index,
+                    plan.experiment,
+                    run.params.canonical()
+                )
+            })?;
+            journal.append(&run.key, &out).map_err(|e| {
+                crate::util::error::environment_error(
+                    e,
+                    &format!("{}: cannot record a run", journal_path.display()),
+                )
+            })?;
+            done.insert(run.key.clone(), out);
+            stage.inc();
+            if last_flush.elapsed() >= FLUSH_EVERY {
+                journal.flush()?;
+                flush(done)?;
+                last_flush = Instant::now();
+            }
+        }
+        journal.flush().map_err(|e| {
+            crate::util::error::environment_error(e, &journal_path.display().to_string())
+        })
     })
 }
 

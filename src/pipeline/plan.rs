@@ -113,6 +113,8 @@ pub fn plan<'a>(config: &Config, runners: &'a [Box<dyn Runner>]) -> anyhow::Resu
                 None => match (&p.default, variant.sweep.iter().any(|a| a.name == p.name)) {
                     (_, true) => Value::Null,
                     (Some(d), false) => d.clone(),
+                    // Required only where its condition holds: checked per run below.
+                    (None, false) if p.when.is_some() => Value::Null,
                     (None, false) => crate::user_bail!(
                         "{}: parameter {} of {}/{} is required ({})",
                         config.source,
@@ -145,6 +147,26 @@ pub fn plan<'a>(config: &Config, runners: &'a [Box<dyn Runner>]) -> anyhow::Resu
         }
         for mut params in points {
             drop_unused(spec, variant, &mut params)?;
+            if let Some(p) = spec
+                .params
+                .iter()
+                .find(|p| p.default.is_none() && params.get(p.name) == Some(&Value::Null))
+            {
+                let when = p.when.map_or(String::new(), |w| format!(" when {}", w.describe()));
+                let variant = if variant.name.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (variant {:?})", variant.name)
+                };
+                crate::user_bail!(
+                    "{}: parameter {} of {}/{} is required{when}{variant} ({})",
+                    config.source,
+                    p.name,
+                    domain.value,
+                    spec.name,
+                    p.kind.describe()
+                );
+            }
             let identity = format!("{}/{}|{}", domain.value, spec.name, params.canonical());
             for replicate in 0..config.replicates {
                 // 63 bits, so the seed fits a signed 64-bit table column and replays exactly.

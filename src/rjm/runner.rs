@@ -147,8 +147,9 @@ impl Runner for RjmRunner {
                 name: "anneal",
                 // 2: no random number is drawn for uphill steps whose probability
                 // underflows (e^x, x < -700). 3: decay, beta and patience belong to
-                // their schedules (absent from the runs of the others).
-                version: 3,
+                // their schedules (absent from the runs of the others). 4: the
+                // constant, end-point and adaptive schedules.
+                version: 4,
                 description: "simulated annealing (part 6) with a choice of temperature schedule",
                 metrics: MetricsSpec::of::<DescentMetrics>(),
                 params: vec![
@@ -179,6 +180,24 @@ impl Runner for RjmRunner {
                         "reheating: iterations without a new best before T <- T0",
                     )
                     .only_when("schedule", &["reheating"]),
+                    ParamSpec::float(
+                        "final_temperature",
+                        0.0,
+                        1e12,
+                        true,
+                        None,
+                        "geometric_end and linear_end: the temperature at the last iteration",
+                    )
+                    .only_when("schedule", &["geometric_end", "linear_end"]),
+                    ParamSpec::float(
+                        "target_acceptance",
+                        0.0,
+                        1.0,
+                        true,
+                        Some(0.44),
+                        "adaptive: the share of uphill proposals to accept",
+                    )
+                    .only_when("schedule", &["adaptive"]),
                     sideways_cap(),
                     start_seed(),
                 ],
@@ -275,6 +294,19 @@ fn schedule(params: &Params) -> anyhow::Result<Schedule> {
             t0,
             decay: params.float("decay")?,
             patience: params.int("patience")? as u64,
+        },
+        "constant" => Schedule::Constant { t0 },
+        "geometric_end" => Schedule::GeometricEnd {
+            t0,
+            t_end: params.float("final_temperature")?,
+        },
+        "linear_end" => Schedule::LinearEnd {
+            t0,
+            t_end: params.float("final_temperature")?,
+        },
+        "adaptive" => Schedule::Adaptive {
+            t0,
+            target: params.float("target_acceptance")?,
         },
         other => anyhow::bail!("unknown schedule {other}"),
     })
