@@ -27,3 +27,28 @@ pub fn functions() -> crate::report::blocks::Functions {
     }
     crate::report::blocks::Functions { facts, boards }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::plan::{ANYTIME_COLUMNS, RUN_COLUMNS};
+
+    #[test]
+    fn every_algorithms_columns_are_distinct() {
+        // A parameter named like a metric (or a pipeline column) would make two table
+        // columns of one name.
+        for runner in super::runners() {
+            for a in runner.algorithms() {
+                let mut seen = std::collections::BTreeSet::new();
+                let names = RUN_COLUMNS
+                    .iter()
+                    .chain(&ANYTIME_COLUMNS)
+                    .copied()
+                    .chain(a.params.iter().map(|p| p.name))
+                    .chain(a.metrics.names.iter().copied());
+                for n in names {
+                    assert!(seen.insert(n), "{}/{}: column {n} twice", runner.domain(), a.name);
+                }
+            }
+        }
+    }
+}

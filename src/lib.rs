@@ -23,4 +23,5 @@ pub mod report;
 pub mod rjm;
 pub mod search;
 pub mod tiles;
+pub mod tune;
 pub mod util;

@@ -40,6 +40,25 @@ enum Command {
         #[arg(long = "study", value_name = "NAME")]
         studies: Vec<String>,
     },
+    /// Race each variant's candidate settings under the same budget (the config's [tune] section), then run the elites on held-out seeds: outputs/<experiment>/tune/
+    Tune {
+        /// The experiment config (TOML) with a [tune] section
+        config: PathBuf,
+        /// Evaluations (runs) each variant's race may spend
+        #[arg(long)]
+        budget: Option<u64>,
+        /// The most training instances (seeds) a race may use
+        #[arg(long = "train-seeds")]
+        train_seeds: Option<u64>,
+        /// Held-out seeds each elite runs on
+        #[arg(long = "test-seeds")]
+        test_seeds: Option<u64>,
+        #[command(flatten)]
+        exec: ExecArgs,
+        /// Override a config key, as for run
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+    },
     /// List the experiment configs and the studies of the report
     List,
     /// Rank the groups of a finished experiment, each tested against the best, and draw them
@@ -130,6 +149,37 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let path = crate::report::build(&runners, &crate::domains::functions(), &opts)?;
             writeln!(std::io::stdout().lock(), "report: {}", path.display())?;
+        }
+        Command::Tune {
+            config,
+            budget,
+            train_seeds,
+            test_seeds,
+            exec,
+            set,
+        } => {
+            let config = crate::pipeline::config::load(&config, &set)?;
+            let plan = crate::pipeline::plan::plan(&config, &runners)?;
+            let overrides = crate::tune::Overrides {
+                budget,
+                train_seeds,
+                test_seeds,
+            };
+            let spec = crate::tune::spec_of(&config, &overrides)?;
+            let progress = Progress::new(0, exec.quiet);
+            let t = crate::tune::tune(&config, &plan, &spec, &exec.options(), &progress)?;
+            progress.finish();
+            let mut out = std::io::stdout().lock();
+            write!(out, "{}", crate::tune::describe_elites(&t)?)?;
+            writeln!(
+                out,
+                "{} (tune): {} evaluations ({} computed) in {:.1} s -> {}",
+                config.name,
+                t.evaluations,
+                t.computed,
+                t.seconds,
+                t.dir.display()
+            )?;
         }
         Command::List => list(&runners)?,
         Command::Compare {

@@ -138,6 +138,8 @@ pub struct Config {
     pub base_seed: u64,
     pub tables: Vec<TableSpec>,
     pub plots: Vec<PlotSpec>,
+    /// How `searchlab tune` races its settings (the `[tune]` section), if it says.
+    pub tune: Option<crate::tune::spec::TuneSpec>,
     /// Where it was read from.
     pub source: String,
     /// The file's text with overrides applied, as TOML, for the manifest.
@@ -160,6 +162,8 @@ struct RawConfig {
     table: Vec<Spanned<TableSpec>>,
     #[serde(default)]
     plot: Vec<Spanned<PlotSpec>>,
+    #[serde(default)]
+    tune: Option<Spanned<crate::tune::spec::RawTune>>,
 }
 
 #[derive(Deserialize)]
@@ -328,6 +332,7 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         base_seed: raw.replicates.as_ref().map_or(0, |r| r.base_seed),
         tables,
         plots,
+        tune: None,
         source: source.to_string(),
         resolved: toml::Table::new(),
     };
@@ -381,6 +386,11 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
             "{source}: the plan has {runs} runs (variants × sweep points × {} replicates), more than the {MAX_RUNS} one experiment may have",
             config.replicates
         );
+    }
+    if let Some(t) = &raw.tune {
+        let line = lines.line(t.span().start);
+        let names: Vec<String> = config.variants.iter().map(|v| v.name.clone()).collect();
+        config.tune = Some(t.get_ref().clone().check(&format!("{source}:{line}"), line, &names)?);
     }
     config.resolved = resolved;
     Ok(config)

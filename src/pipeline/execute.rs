@@ -83,7 +83,7 @@ pub fn missing_runs(plan: &Plan, dir: &Path, force: bool) -> anyhow::Result<usiz
 
 /// The journal's records whose metrics are the algorithm's declared metrics with their
 /// types; any other record is dropped with a warning, and its run computed again.
-fn checked_journal(
+pub(crate) fn checked_journal(
     plan: &Plan,
     path: &Path,
     warn: bool,

@@ -36,7 +36,8 @@ pub struct Functions {
 struct Selected<'a> {
     results: DataFrame,
     config: &'a Config,
-    experiment: &'a str,
+    /// The key of its table set ([`super::study::Source::key`]).
+    table: String,
     filter: Filter,
     name: String,
     prefix: String,
@@ -67,11 +68,12 @@ impl Renderer<'_> {
             .configs
             .get(experiment)
             .ok_or_else(|| anyhow::anyhow!("experiment {experiment} was not run"))?;
-        let results = self.rows(&self.tables.results, experiment, &filter)?;
+        let table = b.source.key(experiment);
+        let results = self.rows(&self.tables.results, &table, &filter)?;
         let name = b.name.clone().unwrap_or_else(|| id.to_string());
         if let Some(kind) = b.kind.figure() {
             let rows = if kind.uses_anytime() {
-                self.rows(&self.tables.anytime, experiment, &filter)?
+                self.rows(&self.tables.anytime, &table, &filter)?
             } else {
                 results
             };
@@ -105,7 +107,7 @@ impl Renderer<'_> {
         let sel = Selected {
             results,
             config,
-            experiment,
+            table,
             filter,
             name,
             prefix: b.fact_prefix(),
@@ -340,7 +342,7 @@ impl Renderer<'_> {
         sel: &Selected,
         f: fn(&FactInput) -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
-        let anytime = self.rows(&self.tables.anytime, sel.experiment, &sel.filter)?;
+        let anytime = self.rows(&self.tables.anytime, &sel.table, &sel.filter)?;
         f(&FactInput {
             results: &sel.results,
             anytime: &anytime,
@@ -351,12 +353,12 @@ impl Renderer<'_> {
     fn rows(
         &self,
         frames: &HashMap<String, DataFrame>,
-        experiment: &str,
+        table: &str,
         filter: &Filter,
     ) -> anyhow::Result<DataFrame> {
         let df = frames
-            .get(experiment)
-            .ok_or_else(|| anyhow::anyhow!("experiment {experiment} has no table"))?;
+            .get(table)
+            .ok_or_else(|| anyhow::anyhow!("{table} has no table"))?;
         filter.apply(df)
     }
 

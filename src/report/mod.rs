@@ -23,7 +23,7 @@ use blocks::{Functions, Renderer, Tables};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use study::{Known, Study};
+use study::{Known, Source, Study};
 
 /// Where the project's folders are: the current directory when it has them (a
 /// checkout), else the source tree the binary was built from.
@@ -115,15 +115,24 @@ pub fn build(
             names.push(e);
         }
     }
+    let runs: Vec<String> = studies.iter().flat_map(Study::runs).collect();
+    let tunes: Vec<String> = studies.iter().flat_map(Study::tunes).collect();
     let configs_dir = project_dir("configs");
     let mut work = Vec::new();
     let mut total = 0;
     for name in &names {
         let config = crate::pipeline::config::load(&configs_dir.join(format!("{name}.toml")), &[])?;
         let plan = crate::pipeline::plan::plan(&config, runners)?;
-        let dir = experiment_dir(&opts.exec.out, &config.name);
-        total += missing_runs(&plan, &dir, opts.exec.force)? as u64;
-        work.push((name.clone(), config, plan));
+        if runs.contains(name) {
+            let dir = experiment_dir(&opts.exec.out, &config.name);
+            total += missing_runs(&plan, &dir, opts.exec.force)? as u64;
+        }
+        let spec = if tunes.contains(name) {
+            Some(crate::tune::spec_of(&config, &crate::tune::Overrides::default())?)
+        } else {
+            None
+        };
+        work.push((name.clone(), config, plan, spec));
     }
     for s in &studies {
         check_columns(s, &work)?;
@@ -131,12 +140,24 @@ pub fn build(
     let progress = Progress::new(total, opts.quiet);
     let mut tables = Tables::default();
     let mut finished: Vec<Finished> = Vec::new();
-    for (name, config, plan) in &work {
-        let f = run_experiment(config, plan, &opts.exec, &progress)?;
-        tables.results.insert(name.clone(), f.results.clone());
-        tables.anytime.insert(name.clone(), f.anytime.clone());
+    let mut tuned: Vec<(String, crate::tune::Tuned)> = Vec::new();
+    for (name, config, plan, spec) in &work {
         tables.configs.insert(name.clone(), config.clone());
-        finished.push(f);
+        if runs.contains(name) {
+            let f = run_experiment(config, plan, &opts.exec, &progress)?;
+            tables.results.insert(name.clone(), f.results.clone());
+            tables.anytime.insert(name.clone(), f.anytime.clone());
+            finished.push(f);
+        }
+        if let Some(spec) = spec {
+            let t = crate::tune::tune(config, plan, spec, &opts.exec, &progress)?;
+            let key = |s: Source| s.key(name);
+            tables.results.insert(key(Source::Tuned), t.heldout.clone());
+            tables.anytime.insert(key(Source::Tuned), t.heldout_anytime.clone());
+            tables.results.insert(key(Source::Race), t.race.clone());
+            tables.results.insert(key(Source::RaceSteps), t.steps.clone());
+            tuned.push((name.clone(), t));
+        }
     }
     progress.finish();
 
@@ -157,7 +178,7 @@ pub fn build(
         &report_dir.join("figures"),
     )?);
     md.push_str("## Experiments\n\n");
-    let rows: Vec<Vec<String>> = finished
+    let mut rows: Vec<Vec<String>> = finished
         .iter()
         .map(|f| {
             vec![
@@ -169,6 +190,15 @@ pub fn build(
             ]
         })
         .collect();
+    rows.extend(tuned.iter().map(|(name, t)| {
+        vec![
+            format!("`{name}` (tuning)"),
+            t.evaluations.to_string(),
+            t.computed.to_string(),
+            format!("{:.1}", t.seconds),
+            format!("`{}`", t.dir.display()),
+        ]
+    }));
     md.push_str(&markdown::table(
         &["experiment", "runs", "computed now", "seconds", "tables"],
         &rows,
@@ -182,22 +212,28 @@ pub fn build(
     Ok(path)
 }
 
+/// An experiment of the report: its name, config, plan, and tuning if a study reads it.
+type Work<'a> = (
+    String,
+    Config,
+    crate::pipeline::plan::Plan<'a>,
+    Option<crate::tune::spec::TuneSpec>,
+);
+
 /// Checks, before anything runs, that every column a study's blocks name is one their
 /// experiment's tables will have.
-fn check_columns(
-    s: &Study,
-    work: &[(String, Config, crate::pipeline::plan::Plan)],
-) -> anyhow::Result<()> {
+fn check_columns(s: &Study, work: &[Work]) -> anyhow::Result<()> {
     for q in &s.questions {
         for b in &q.blocks {
             let Some(e) = &b.experiment else { continue };
-            let Some((_, _, plan)) = work.iter().find(|(n, _, _)| n == e) else {
+            let Some((_, _, plan, _)) = work.iter().find(|(n, ..)| n == e) else {
                 continue;
             };
-            let known = if b.kind == study::BlockKind::Anytime {
-                plan.anytime_columns()
-            } else {
-                plan.columns()
+            let known = match (b.source, b.kind == study::BlockKind::Anytime) {
+                (Source::Runs | Source::Tuned, true) => plan.anytime_columns(),
+                (Source::Runs | Source::Tuned, false) => plan.columns(),
+                (Source::Race, _) => crate::tune::race_columns(plan),
+                (Source::RaceSteps, _) => crate::tune::STEP_COLUMNS.to_vec(),
             };
             if let Some(c) = b.columns().iter().find(|c| !known.contains(&c.as_str())) {
                 crate::user_bail!(

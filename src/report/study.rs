@@ -108,6 +108,33 @@ impl BlockKind {
     }
 }
 
+/// Which of an experiment's tables a block reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The runs of its config's sweep (`results` and `anytime`).
+    #[default]
+    Runs,
+    /// Its tuned elites on the held-out seeds (`searchlab tune`'s `heldout` tables).
+    Tuned,
+    /// Its race: one row per candidate.
+    Race,
+    /// Its race: candidates alive after each training instance.
+    RaceSteps,
+}
+
+impl Source {
+    /// The name of the table set in the report's tables.
+    pub fn key(self, experiment: &str) -> String {
+        match self {
+            Source::Runs => experiment.to_string(),
+            Source::Tuned => format!("{experiment}/tuned"),
+            Source::Race => format!("{experiment}/race"),
+            Source::RaceSteps => format!("{experiment}/race_steps"),
+        }
+    }
+}
+
 /// An aggregate of a pivot or aggregate block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -130,6 +157,9 @@ pub struct Block {
     pub kind: BlockKind,
     #[serde(default)]
     pub experiment: Option<String>,
+    /// Which of the experiment's tables: its runs (default), or its tuning's.
+    #[serde(default)]
+    pub source: Source,
     /// Keep only the rows whose columns take these values.
     #[serde(rename = "where", default)]
     pub filter: BTreeMap<String, toml::Value>,
@@ -292,6 +322,34 @@ impl Question {
     }
 }
 
+impl Question {
+    /// The experiments whose tuning the question's blocks read.
+    pub fn tuned(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for b in self.blocks.iter().filter(|b| b.source != Source::Runs) {
+            if let Some(e) = &b.experiment
+                && !out.contains(e)
+            {
+                out.push(e.clone());
+            }
+        }
+        out
+    }
+
+    /// The experiments whose runs the question's blocks read.
+    pub fn run(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for b in self.blocks.iter().filter(|b| b.source == Source::Runs) {
+            if let Some(e) = &b.experiment
+                && !out.contains(e)
+            {
+                out.push(e.clone());
+            }
+        }
+        out
+    }
+}
+
 /// A checked study.
 #[derive(Debug, Clone)]
 pub struct Study {
@@ -316,6 +374,28 @@ impl Study {
         }
         out
     }
+}
+
+impl Study {
+    /// Every experiment whose runs the study reads.
+    pub fn runs(&self) -> Vec<String> {
+        unique(self.questions.iter().flat_map(Question::run))
+    }
+
+    /// Every experiment whose tuning the study reads.
+    pub fn tunes(&self) -> Vec<String> {
+        unique(self.questions.iter().flat_map(Question::tuned))
+    }
+}
+
+fn unique(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in names {
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    }
+    out
 }
 
 /// What a study may name, for checking it on loading.

@@ -181,12 +181,12 @@ impl Runner for RjmRunner {
                     )
                     .only_when("schedule", &["reheating"]),
                     ParamSpec::float(
-                        "final_temperature",
+                        "end_temperature",
                         0.0,
                         1e12,
                         true,
                         None,
-                        "geometric_end and linear_end: the temperature at the last iteration",
+                        "geometric_end and linear_end: the temperature T_end at the last iteration",
                     )
                     .only_when("schedule", &["geometric_end", "linear_end"]),
                     ParamSpec::float(
@@ -298,11 +298,11 @@ fn schedule(params: &Params) -> anyhow::Result<Schedule> {
         "constant" => Schedule::Constant { t0 },
         "geometric_end" => Schedule::GeometricEnd {
             t0,
-            t_end: params.float("final_temperature")?,
+            t_end: params.float("end_temperature")?,
         },
         "linear_end" => Schedule::LinearEnd {
             t0,
-            t_end: params.float("final_temperature")?,
+            t_end: params.float("end_temperature")?,
         },
         "adaptive" => Schedule::Adaptive {
             t0,

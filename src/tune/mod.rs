@@ -1,0 +1,492 @@
+//! Tuning by racing (irace's F-race) and held-out evaluation of the winners.
+//!
+//! `searchlab tune CONFIG` takes the candidate settings of each variant of a config (the
+//! points of its sweep, or settings sampled from the ranges of its `[tune]` section),
+//! races each variant's candidates under the same budget of evaluations on a shared
+//! sequence of training instances ([`race`]), and runs each variant's elite on
+//! held-out instances never used in tuning. An instance is a seed: the same for every
+//! candidate (common random numbers), so a run that draws its start from its seed (a
+//! maze, where the config fixes none) gets the same start for every candidate.
+//!
+//! Everything goes through the pipeline's runner and journal, so the race is resumable
+//! and reproducible whatever `--jobs`: the same config gives the same race, elites and
+//! tables. Outputs, in `<out>/<experiment>/tune/`: `race` (one row per candidate:
+//! when it was dropped, its evaluations and training values), `race_steps` (candidates
+//! alive after each instance), `race_runs` (every training evaluation), `heldout` and
+//! `heldout_anytime` (the elites on the test instances, with the columns of an
+//! experiment's results and anytime tables), the figure `race` and `manifest.json`.
+
+pub mod race;
+pub mod spec;
+
+use crate::pipeline::config::Config;
+use crate::pipeline::execute::{Options, compute, frames};
+use crate::pipeline::journal::{ExperimentLock, RunRecord};
+use crate::pipeline::params::{Params, Value};
+use crate::pipeline::plan::{Plan, Run};
+use crate::pipeline::progress::Progress;
+use crate::pipeline::table::{ColumnBuilder, frame, write_both};
+use crate::present::figure::{Better, FigureKind, FigureSpec};
+use crate::util::rng::{derive_seed, fnv1a, rng_from_seed};
+use polars::prelude::DataFrame;
+use race::Race;
+use rand::RngExt;
+use spec::TuneSpec;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Command-line changes to a config's `[tune]` section.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub budget: Option<u64>,
+    pub train_seeds: Option<u64>,
+    pub test_seeds: Option<u64>,
+}
+
+/// What a tuning produced.
+pub struct Tuned {
+    pub dir: PathBuf,
+    pub spec: TuneSpec,
+    /// One row per candidate.
+    pub race: DataFrame,
+    /// Candidates alive after each instance, per variant.
+    pub steps: DataFrame,
+    /// The elites on the held-out instances: an experiment's results and anytime tables.
+    pub heldout: DataFrame,
+    pub heldout_anytime: DataFrame,
+    /// Evaluations in all (race and held-out) and how many were computed now.
+    pub evaluations: usize,
+    pub computed: usize,
+    pub seconds: f64,
+}
+
+/// The folder a config's tuning writes to.
+pub fn tune_dir(out: &Path, experiment: &str) -> PathBuf {
+    out.join(experiment).join("tune")
+}
+
+/// The columns of the race table, for checking study blocks before anything runs.
+pub fn race_columns(plan: &Plan) -> Vec<&'static str> {
+    let mut c = vec!["variant", "candidate"];
+    c.extend(plan.param_names());
+    c.extend([
+        "instances",
+        "dropped_after",
+        "mean_rank",
+        "train_mean",
+        "train_median",
+        "elite",
+        "evaluations_used",
+        "budget",
+    ]);
+    c
+}
+
+/// The columns of the race-steps table.
+pub const STEP_COLUMNS: [&str; 4] = ["variant", "instances", "alive", "evaluations"];
+
+/// The spec of `config`'s `[tune]` section with the command line's changes.
+pub fn spec_of(config: &Config, o: &Overrides) -> anyhow::Result<TuneSpec> {
+    let Some(spec) = &config.tune else {
+        crate::user_bail!(
+            "{}: no [tune] section (it names the metric to race on; see the README)",
+            config.source
+        );
+    };
+    let mut spec = spec.clone();
+    for (flag, value, field) in [
+        ("--budget", o.budget, &mut spec.budget),
+        ("--train-seeds", o.train_seeds, &mut spec.train_seeds),
+        ("--test-seeds", o.test_seeds, &mut spec.test_seeds),
+    ] {
+        if let Some(v) = value {
+            if v == 0 || v > spec::MAX_TUNE_RUNS {
+                crate::user_bail!(
+                    "{flag} {v} is out of range (expected 1 to {})",
+                    spec::MAX_TUNE_RUNS
+                );
+            }
+            *field = v;
+        }
+    }
+    if spec.first_test > spec.train_seeds {
+        crate::user_bail!(
+            "--train-seeds {} is fewer than the first test's {} instances ({}:{})",
+            spec.train_seeds,
+            spec.first_test,
+            config.source,
+            spec.line
+        );
+    }
+    Ok(spec)
+}
+
+/// A variant's candidates.
+struct Family {
+    name: String,
+    candidates: Vec<Params>,
+}
+
+/// Each variant's candidate settings: its sweep points in plan order, or sampled ones.
+fn families(config: &Config, plan: &Plan, spec: &TuneSpec) -> anyhow::Result<Vec<Family>> {
+    let mut out: Vec<Family> = Vec::new();
+    for run in plan.runs.iter().filter(|r| r.replicate == 0) {
+        match out.iter_mut().find(|f| f.name == run.variant) {
+            Some(f) => f.candidates.push(run.params.clone()),
+            None => out.push(Family {
+                name: run.variant.clone(),
+                candidates: vec![run.params.clone()],
+            }),
+        }
+    }
+    for f in &mut out {
+        let key = if f.name.is_empty() { "all" } else { &f.name };
+        let Some(ranges) = spec.sample.get(key) else {
+            continue;
+        };
+        let base = f.candidates[0].clone();
+        let mut sampled = Vec::new();
+        for s in 0..spec.samples {
+            let identity = format!("tune|sample|{}", f.name);
+            let mut rng = rng_from_seed(derive_seed(spec.seed, &identity, s));
+            let mut p = base.clone();
+            for (name, range) in ranges {
+                let Some(ps) = plan.algorithm.params.iter().find(|x| x.name == name) else {
+                    crate::user_bail!(
+                        "{}:{}: tune.sample.{key}.{name}: {} has no parameter {name}",
+                        config.source,
+                        spec.line,
+                        plan.algorithm.name
+                    );
+                };
+                if base.get(name).is_none() {
+                    crate::user_bail!(
+                        "{}:{}: tune.sample.{key}.{name}: not used by variant {key:?}",
+                        config.source,
+                        spec.line
+                    );
+                }
+                let x = range.at(rng.random::<f64>());
+                let value = match ps.kind {
+                    crate::pipeline::params::ParamKind::Int { .. }
+                    | crate::pipeline::params::ParamKind::OptionalInt { .. } => {
+                        Value::Int(x.round() as i64)
+                    }
+                    _ => Value::Float(x),
+                };
+                let value = ps.check(&value).map_err(|e| {
+                    crate::user_error!(
+                        "{}:{}: tune.sample.{key}.{name}: {e}",
+                        config.source,
+                        spec.line
+                    )
+                })?;
+                p.set(name, value);
+            }
+            sampled.push(p);
+        }
+        f.candidates = sampled;
+    }
+    Ok(out)
+}
+
+/// The seed of instance `i` of a split ("train" or "test"): the same for every
+/// candidate and variant.
+fn instance_seed(plan: &Plan, spec: &TuneSpec, split: &str, i: u64) -> u64 {
+    let identity = format!(
+        "{}/{}|tune|{split}",
+        plan.runner.domain(),
+        plan.algorithm.name
+    );
+    derive_seed(spec.seed, &identity, i) >> 1
+}
+
+/// A run of `params` on instance `i` of `split`.
+fn evaluation(plan: &Plan, spec: &TuneSpec, variant: &str, params: &Params, split: &str, i: u64, index: usize) -> Run {
+    let identity = format!(
+        "{}/{}|{}",
+        plan.runner.domain(),
+        plan.algorithm.name,
+        params.canonical()
+    );
+    let key_text = format!(
+        "{identity}|v{}|{variant}|tune|{}|{split}|{i}",
+        plan.algorithm.version, spec.seed
+    );
+    Run {
+        index,
+        variant: variant.to_string(),
+        params: params.clone(),
+        replicate: i,
+        seed: instance_seed(plan, spec, split, i),
+        key: format!("{:016x}", fnv1a(key_text.as_bytes())),
+    }
+}
+
+/// The raced value of a record: the metric, missing values filled, negated when higher
+/// is better (races minimise).
+fn raced_value(spec: &TuneSpec, record: &RunRecord) -> anyhow::Result<f64> {
+    let v = record
+        .metrics
+        .iter()
+        .find(|(k, _)| *k == spec.metric)
+        .map(|(_, v)| v.clone())
+        .unwrap_or(Value::Null);
+    let x = match v.as_f64() {
+        Some(x) => x,
+        None => spec.missing.ok_or_else(|| {
+            crate::user_error!(
+                "tune: a run has no value of {} (set tune.missing to the value it counts as)",
+                spec.metric
+            )
+        })?,
+    };
+    Ok(if spec.better == Better::Higher { -x } else { x })
+}
+
+/// Races every variant's candidates and evaluates the elites on held-out instances.
+pub fn tune(
+    config: &Config,
+    plan: &Plan,
+    spec: &TuneSpec,
+    opts: &Options,
+    progress: &Progress,
+) -> anyhow::Result<Tuned> {
+    let started = Instant::now();
+    if !plan.algorithm.metrics.names.contains(&spec.metric.as_str()) {
+        crate::user_bail!(
+            "{}:{}: tune.metric {:?} is not a metric of {} (metrics: {})",
+            config.source,
+            spec.line,
+            spec.metric,
+            plan.algorithm.name,
+            plan.algorithm.metrics.names.join(", ")
+        );
+    }
+    let dir = tune_dir(&opts.out, &plan.experiment);
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        crate::util::error::environment_error(
+            anyhow::Error::new(e).context(format!("creating {}", dir.display())),
+            &format!("{}: cannot create the output folder", dir.display()),
+        )
+    })?;
+    let _lock = ExperimentLock::acquire(&dir)?;
+    let journal = dir.join("evaluations.jsonl");
+    if opts.force && journal.exists() {
+        std::fs::remove_file(&journal)?;
+    }
+    let mut done = crate::pipeline::execute::checked_journal(plan, &journal, true)?;
+    let families = families(config, plan, spec)?;
+    let upper = families.len() as u64 * (spec.budget + spec.test_seeds);
+    let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, 0);
+    let mut races: Vec<Race> = families
+        .iter()
+        .map(|f| Race::new(f.candidates.len(), spec.budget, spec.train_seeds, spec.first_test, spec.alpha))
+        .collect();
+    let mut train: Vec<Run> = Vec::new();
+    let mut computed = 0;
+    loop {
+        // One instance for every race still going, evaluated together.
+        let mut round: Vec<(usize, Vec<usize>, usize)> = Vec::new();
+        for (r, race) in races.iter().enumerate() {
+            if let Some(alive) = race.next() {
+                let first = train.len();
+                for &c in &alive {
+                    let i = race.instances();
+                    let index = train.len();
+                    train.push(evaluation(plan, spec, &families[r].name, &families[r].candidates[c], "train", i, index));
+                }
+                round.push((r, alive, first));
+            }
+        }
+        if round.is_empty() {
+            break;
+        }
+        let todo: Vec<&Run> = round
+            .iter()
+            .flat_map(|(_, alive, first)| &train[*first..*first + alive.len()])
+            .filter(|r| !done.contains_key(&r.key))
+            .collect();
+        computed += todo.len();
+        compute(plan, &todo, &journal, opts.jobs, &mut done, &mut stage, |_| Ok(()))?;
+        for (r, alive, first) in &round {
+            let values = train[*first..*first + alive.len()]
+                .iter()
+                .map(|run| raced_value(spec, &done[&run.key]))
+                .collect::<anyhow::Result<Vec<f64>>>()?;
+            races[*r].record(&values);
+        }
+    }
+    let heldout_runs: Vec<Run> = families
+        .iter()
+        .zip(&races)
+        .flat_map(|(f, race)| {
+            let elite = &f.candidates[race.elite()];
+            (0..spec.test_seeds).map(move |j| (f, elite, j))
+        })
+        .enumerate()
+        .map(|(index, (f, elite, j))| evaluation(plan, spec, &f.name, elite, "test", j, index))
+        .collect();
+    let todo: Vec<&Run> = heldout_runs
+        .iter()
+        .filter(|r| !done.contains_key(&r.key))
+        .collect();
+    computed += todo.len();
+    compute(plan, &todo, &journal, opts.jobs, &mut done, &mut stage, |_| Ok(()))?;
+    stage.finish();
+
+    let subplan = |runs: Vec<Run>| Plan {
+        experiment: plan.experiment.clone(),
+        runner: plan.runner,
+        algorithm: plan.algorithm.clone(),
+        runs,
+    };
+    let evaluations = train.len() + heldout_runs.len();
+    let (mut race_runs, _) = frames(&subplan(train), &done)?;
+    let (mut heldout, mut heldout_anytime) = frames(&subplan(heldout_runs), &done)?;
+    let mut race_table = race_table(plan, spec, &families, &races)?;
+    let mut steps = steps_table(&families, &races)?;
+    write_both(&mut race_runs, &dir, "race_runs")?;
+    write_both(&mut heldout, &dir, "heldout")?;
+    write_both(&mut heldout_anytime, &dir, "heldout_anytime")?;
+    write_both(&mut race_table, &dir, "race")?;
+    write_both(&mut steps, &dir, "race_steps")?;
+    let figure = FigureSpec {
+        kind: FigureKind::Line,
+        x: Some("instances".into()),
+        metric: "alive".into(),
+        group: Some("variant".into()),
+        title: format!("Racing {}: candidates alive", plan.experiment),
+        x_label: Some("training instances".into()),
+        y_label: Some("candidates alive".into()),
+        log_x: false,
+        log_y: true,
+        better: Better::Higher,
+        missing: None,
+    };
+    let fig = crate::present::figure::build(&figure, &steps)?;
+    crate::present::plot::save(&fig, &dir.join("race"))?;
+    let manifest = serde_json::json!({
+        "experiment": plan.experiment,
+        "config_file": config.source,
+        "resolved_config": config.resolved,
+        "algorithm": plan.algorithm.name,
+        "algorithm_version": plan.algorithm.version,
+        "metric": spec.metric,
+        "better": if spec.better == Better::Higher { "higher" } else { "lower" },
+        "budget_per_variant": spec.budget,
+        "train_seeds": spec.train_seeds,
+        "test_seeds": spec.test_seeds,
+        "first_test": spec.first_test,
+        "alpha": spec.alpha,
+        "seed": spec.seed,
+        "evaluations": evaluations,
+        "code_version": { "package": env!("CARGO_PKG_VERSION"), "commit": env!("SEARCHLAB_COMMIT") },
+        "finished_at": crate::util::timestamp::now_utc(),
+    });
+    crate::util::atomic::write(
+        &dir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest)?.as_bytes(),
+    )?;
+    Ok(Tuned {
+        dir,
+        spec: spec.clone(),
+        race: race_table,
+        steps,
+        heldout,
+        heldout_anytime,
+        evaluations,
+        computed,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// One row per candidate of every race.
+fn race_table(plan: &Plan, spec: &TuneSpec, families: &[Family], races: &[Race]) -> anyhow::Result<DataFrame> {
+    let params = plan.param_names();
+    let columns = race_columns(plan);
+    let mut cols: Vec<ColumnBuilder> = columns.iter().map(|c| ColumnBuilder::new(c)).collect();
+    let sign = if spec.better == Better::Higher { -1.0 } else { 1.0 };
+    for (f, race) in families.iter().zip(races) {
+        let elite = race.elite();
+        let ranks = race.mean_ranks();
+        for (c, p) in f.candidates.iter().enumerate() {
+            let values: Vec<f64> = race.values_of(c).iter().map(|v| sign * v).collect();
+            let mut row = vec![Value::from(f.name.as_str()), Value::from(c)];
+            row.extend(params.iter().map(|n| p.get(n).cloned().unwrap_or(Value::Null)));
+            row.extend([
+                Value::from(values.len()),
+                Value::from(race.dropped_after(c)),
+                Value::Float(ranks[c]),
+                Value::from(crate::present::stats::mean(&values)),
+                Value::from(crate::present::stats::median(&values)),
+                Value::Bool(c == elite),
+                Value::from(race.used()),
+                Value::from(spec.budget),
+            ]);
+            for (col, v) in cols.iter_mut().zip(row) {
+                col.push(v);
+            }
+        }
+    }
+    frame(cols)
+}
+
+/// Candidates alive after each instance (0: before the first), per race.
+fn steps_table(families: &[Family], races: &[Race]) -> anyhow::Result<DataFrame> {
+    let mut cols: Vec<ColumnBuilder> = STEP_COLUMNS.iter().map(|c| ColumnBuilder::new(c)).collect();
+    for (f, race) in families.iter().zip(races) {
+        let mut used = 0u64;
+        let mut alive = f.candidates.len();
+        let mut rows = vec![(0u64, alive, 0u64)];
+        for &(n, after) in race.steps() {
+            used += alive as u64;
+            alive = after;
+            rows.push((n, after, used));
+        }
+        for (n, a, u) in rows {
+            for (col, v) in cols.iter_mut().zip([
+                Value::from(f.name.as_str()),
+                Value::from(n),
+                Value::from(a),
+                Value::from(u),
+            ]) {
+                col.push(v);
+            }
+        }
+    }
+    frame(cols)
+}
+
+/// The elites, one line per variant, for the terminal.
+pub fn describe_elites(t: &Tuned) -> anyhow::Result<String> {
+    let mut out = String::new();
+    let elite = crate::pipeline::table::rows_where(&t.race, "elite", "true")?;
+    let variants = crate::pipeline::table::texts(&elite, "variant")?;
+    let used = crate::pipeline::table::floats(&elite, "evaluations_used")?;
+    let means = crate::pipeline::table::floats(&elite, "train_mean")?;
+    for (i, v) in variants.iter().enumerate() {
+        out.push_str(&format!(
+            "{}: elite after {} evaluations (training mean {} {:.3})\n",
+            if v.is_empty() { "(all)" } else { v },
+            used[i].unwrap_or(0.0),
+            t.spec.metric,
+            means[i].unwrap_or(f64::NAN)
+        ));
+    }
+    Ok(out)
+}
+
+/// Each elite's held-out values, by variant, for tests and the terminal.
+pub fn heldout_values(t: &Tuned) -> anyhow::Result<HashMap<String, Vec<f64>>> {
+    let variants = crate::pipeline::table::texts(&t.heldout, "variant")?;
+    let values = crate::pipeline::table::floats(&t.heldout, &t.spec.metric)?;
+    let mut out: HashMap<String, Vec<f64>> = HashMap::new();
+    for (v, x) in variants.into_iter().zip(values) {
+        out.entry(v)
+            .or_default()
+            .push(x.or(t.spec.missing).unwrap_or(f64::NAN));
+    }
+    Ok(out)
+}
