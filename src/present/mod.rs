@@ -9,5 +9,6 @@ pub mod compare;
 pub mod facts;
 pub mod figure;
 pub mod plot;
+pub mod runtime;
 pub mod stats;
 pub mod view;

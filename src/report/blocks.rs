@@ -12,6 +12,7 @@ use crate::present::compare::{self, Pairing};
 use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts, fill, trimmed};
 use crate::present::figure::{AnyFigure, FigureSpec};
 use crate::present::plot::save;
+use crate::present::runtime;
 use crate::present::view::{Filter, group_rows, none_for_null, summarize};
 use crate::util::numfmt::thousands;
 use polars::prelude::DataFrame;
@@ -101,6 +102,19 @@ impl Renderer<'_> {
             };
             return self.figure(&fig, &name, &caption);
         }
+        if b.kind == BlockKind::Ecdf {
+            let rows = self.rows(&self.tables.anytime, &table, &filter)?;
+            let by = b.group_list();
+            let hits = runtime::hits(&rows, &by, &b.targets, b.better)?;
+            let title = fill(b.title.as_deref().unwrap_or_default(), facts)
+                .map_err(anyhow::Error::msg)?;
+            let fig = AnyFigure::Line(runtime::ecdf_plot(&hits, &by, &title));
+            let caption = match &b.caption {
+                Some(c) => fill(c, facts).map_err(anyhow::Error::msg)?,
+                None => title,
+            };
+            return self.figure(&fig, &name, &caption);
+        }
         if b.kind.makes_facts() {
             facts.extend_prefixed(&b.fact_prefix(), filter_facts(&filter));
         }
@@ -120,6 +134,7 @@ impl Renderer<'_> {
             BlockKind::Rows => self.rows_block(b, &sel, facts),
             BlockKind::Facts => self.facts_block(b, &sel, facts),
             BlockKind::Board => self.board_block(b, &sel, facts),
+            BlockKind::Ert => self.ert_block(b, &sel, facts),
             _ => unreachable!("figure and text blocks return above"),
         }
     }
@@ -334,6 +349,53 @@ impl Renderer<'_> {
             out.push('\n');
         }
         Ok(out)
+    }
+
+    /// The expected running time to each target, with successes, per group; facts for
+    /// the last (hardest) target: per group `[GROUP].ert`, `.success` (a share),
+    /// `.successes` and `.runs`; `target`; and `best`, `best_ert`, `best_success` (the
+    /// group with the lowest ERT to it).
+    fn ert_block(&self, b: &Block, sel: &Selected, facts: &mut Facts) -> anyhow::Result<String> {
+        let rows = self.rows(&self.tables.anytime, &sel.table, &sel.filter)?;
+        let by = b.group_list();
+        let hits = runtime::hits(&rows, &by, &b.targets, b.better)?;
+        let last = b.targets.len() - 1;
+        let mut f = Facts::default();
+        let mut table_rows = Vec::new();
+        let mut best: Option<(f64, String, f64)> = None;
+        for h in &hits {
+            let key = h.group.join(", ");
+            let mut row = vec![h.group.iter().map(|v| crate::present::charts::label(v)).collect::<Vec<_>>().join(", ")];
+            for t in 0..b.targets.len() {
+                let (s, n, e) = runtime::ert(h, t);
+                row.push(match e {
+                    Some(e) => format!("{} ({s}/{n})", thousands(e.round() as u64)),
+                    None => format!("∞ (0/{n})"),
+                });
+                if t == last {
+                    f.set(format!("[{key}].ert"), e.map_or(f64::INFINITY, |e| e.round()));
+                    f.set(format!("[{key}].success"), s as f64 / n.max(1) as f64);
+                    f.set(format!("[{key}].successes"), s as i64);
+                    f.set(format!("[{key}].runs"), n as i64);
+                    if let Some(e) = e
+                        && best.as_ref().is_none_or(|(b, ..)| e < *b)
+                    {
+                        best = Some((e, key.clone(), s as f64 / n as f64));
+                    }
+                }
+            }
+            table_rows.push(row);
+        }
+        if let Some((e, g, rate)) = best {
+            f.set("best", g);
+            f.set("best_ert", e.round());
+            f.set("best_success", rate);
+        }
+        f.set("target", b.targets[last]);
+        facts.extend_prefixed(&sel.prefix, f);
+        let mut head = vec![self.header(b, &by.join(", "))];
+        head.extend(b.targets.iter().map(|t| format!("ERT to {t} (successes)")));
+        Ok(markdown_table(&head, &table_rows))
     }
 
     /// Calls a domain function with the block's rows (results and anytime) and config.

@@ -128,7 +128,9 @@ pub fn build(
             total += missing_runs(&plan, &dir, opts.exec.force)? as u64;
         }
         let spec = if tunes.contains(name) {
-            Some(crate::tune::spec_of(&config, &crate::tune::Overrides::default())?)
+            let spec = crate::tune::spec_of(&config, &crate::tune::Overrides::default())?;
+            total += crate::tune::most_evaluations(&plan, &spec);
+            Some(spec)
         } else {
             None
         };
@@ -229,7 +231,7 @@ fn check_columns(s: &Study, work: &[Work]) -> anyhow::Result<()> {
             let Some((_, _, plan, _)) = work.iter().find(|(n, ..)| n == e) else {
                 continue;
             };
-            let known = match (b.source, b.kind == study::BlockKind::Anytime) {
+            let known = match (b.source, b.kind.reads_anytime()) {
                 (Source::Runs | Source::Tuned, true) => plan.anytime_columns(),
                 (Source::Runs | Source::Tuned, false) => plan.columns(),
                 (Source::Race, _) => crate::tune::race_columns(plan),
@@ -250,7 +252,9 @@ fn check_columns(s: &Study, work: &[Work]) -> anyhow::Result<()> {
 
 /// The facts every template can quote about an experiment's config:
 /// `config.<experiment>.<parameter>` (a fixed value, or the swept values joined by
-/// ", "), `.replicates`, `.base_seed` and `.variants`.
+/// ", "), `.replicates`, `.base_seed`, `.variants`, and its `[tune]` section's
+/// `.tune.budget`, `.tune.train_seeds`, `.tune.test_seeds`, `.tune.first_test`,
+/// `.tune.samples`, `.tune.seed`, `.tune.alpha` and `.tune.metric`.
 pub fn config_facts(name: &str, config: &Config) -> Facts {
     let mut f = Facts::default();
     let mut values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
@@ -286,6 +290,20 @@ pub fn config_facts(name: &str, config: &Config) -> Facts {
             ),
         };
         f.set(format!("{name}.{k}"), fact);
+    }
+    if let Some(t) = &config.tune {
+        for (key, value) in [
+            ("budget", t.budget),
+            ("train_seeds", t.train_seeds),
+            ("test_seeds", t.test_seeds),
+            ("first_test", t.first_test),
+            ("samples", t.samples),
+            ("seed", t.seed),
+        ] {
+            f.set(format!("{name}.tune.{key}"), value);
+        }
+        f.set(format!("{name}.tune.alpha"), Fact::Text(t.alpha.to_string()));
+        f.set(format!("{name}.tune.metric"), t.metric.clone());
     }
     f.set(format!("{name}.replicates"), config.replicates);
     f.set(format!("{name}.base_seed"), config.base_seed);

@@ -75,6 +75,12 @@ pub enum BlockKind {
     Facts,
     /// A paragraph: a template filled with facts.
     Text,
+    /// The empirical cumulative distribution of the iterations needed to reach each of
+    /// `targets` (fraction of (run, target) pairs reached, log scale), from the anytime
+    /// table.
+    Ecdf,
+    /// The expected running time to each of `targets` with its success rate.
+    Ert,
 }
 
 impl BlockKind {
@@ -91,11 +97,17 @@ impl BlockKind {
         })
     }
 
+    /// Blocks that read the anytime table.
+    pub fn reads_anytime(self) -> bool {
+        matches!(self, BlockKind::Anytime | BlockKind::Ecdf | BlockKind::Ert)
+    }
+
     /// Blocks whose facts templates can quote.
     pub fn makes_facts(self) -> bool {
         matches!(
             self,
-            BlockKind::Table
+            BlockKind::Ert
+                | BlockKind::Table
                 | BlockKind::Aggregate
                 | BlockKind::Pivot
                 | BlockKind::Compare
@@ -217,6 +229,10 @@ pub struct Block {
     /// Rows: sort by these columns (numerically where numbers).
     #[serde(default)]
     pub sort: Option<Columns>,
+    /// Ecdf and ert: the targets of the best value so far (reached when at most the
+    /// target, or at least it with `better = "higher"`).
+    #[serde(default)]
+    pub targets: Vec<f64>,
     /// Decimals shown in tables (default 1 for summaries, 0 for aggregates).
     #[serde(default)]
     pub digits: Option<usize>,
@@ -245,7 +261,7 @@ impl Block {
         let mut c: Vec<String> = self.filter.keys().cloned().collect();
         c.extend(self.group_list());
         c.extend(self.x.clone());
-        if self.kind != BlockKind::Anytime {
+        if !self.kind.reads_anytime() {
             c.extend(self.metric.clone());
         }
         c.extend(self.metrics.iter().cloned());
@@ -550,6 +566,10 @@ fn check_block(
             need(b.columns.is_some(), "columns")?;
         }
         BlockKind::Rows => need(b.columns.is_some(), "columns (a list)")?,
+        BlockKind::Ecdf | BlockKind::Ert => {
+            need(!b.targets.is_empty(), "targets (a list of values)")?;
+            need(b.targets.iter().all(|t| t.is_finite()), "finite targets")?;
+        }
         BlockKind::Facts => match &b.function {
             Some(f) if !known.fact_functions.contains_key(f) => {
                 return Err(format!(
@@ -585,6 +605,9 @@ fn check_block(
             check_template(t, prefixes)?;
         }
         _ => {}
+    }
+    if !b.targets.is_empty() && !matches!(b.kind, BlockKind::Ecdf | BlockKind::Ert) {
+        return Err("targets apply to ecdf and ert blocks".into());
     }
     if (b.paired.is_some() || b.best_of.is_some() || b.top.is_some())
         && b.kind != BlockKind::Compare

@@ -131,7 +131,8 @@ impl Runner for RjmRunner {
         vec![
             AlgorithmSpec {
                 name: "hill_descent",
-                version: 1,
+                // 2: anytime checkpoints at 1, 2, 3, 5, 7 per decade.
+                version: 2,
                 description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
                 metrics: MetricsSpec::of::<DescentMetrics>(),
                 params: vec![
@@ -148,7 +149,8 @@ impl Runner for RjmRunner {
                 // 2: no random number is drawn for uphill steps whose probability
                 // underflows (e^x, x < -700). 3: decay, beta and patience belong to
                 // their schedules (absent from the runs of the others). 4: the
-                // constant, end-point and adaptive schedules.
+                // constant, end-point and adaptive schedules; anytime checkpoints at 1,
+                // 2, 3, 5, 7 per decade.
                 version: 4,
                 description: "simulated annealing (part 6) with a choice of temperature schedule",
                 metrics: MetricsSpec::of::<DescentMetrics>(),

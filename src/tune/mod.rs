@@ -191,6 +191,14 @@ fn families(config: &Config, plan: &Plan, spec: &TuneSpec) -> anyhow::Result<Vec
     Ok(out)
 }
 
+/// The most evaluations a tuning can take (every race spending its whole budget), for
+/// progress bars.
+pub fn most_evaluations(plan: &Plan, spec: &TuneSpec) -> u64 {
+    let mut variants: Vec<&str> = plan.runs.iter().map(|r| r.variant.as_str()).collect();
+    variants.dedup();
+    variants.len() as u64 * (spec.budget + spec.test_seeds)
+}
+
 /// The seed of instance `i` of a split ("train" or "test"): the same for every
 /// candidate and variant.
 fn instance_seed(plan: &Plan, spec: &TuneSpec, split: &str, i: u64) -> u64 {
@@ -278,7 +286,7 @@ pub fn tune(
     }
     let mut done = crate::pipeline::execute::checked_journal(plan, &journal, true)?;
     let families = families(config, plan, spec)?;
-    let upper = families.len() as u64 * (spec.budget + spec.test_seeds);
+    let upper = most_evaluations(plan, spec);
     let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, 0);
     let mut races: Vec<Race> = families
         .iter()
