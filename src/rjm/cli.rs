@@ -67,6 +67,33 @@ enum RjmCommand {
         #[arg(long, value_parser = probability_arg)]
         probability: Option<f64>,
     },
+    /// Anneal one size with a budget and keep the longest maze ever found (src/rjm/data/best_mazes.toml)
+    Best {
+        /// Maze size, 5 to 10
+        #[arg(long, value_parser = maze_size)]
+        size: usize,
+        /// Iterations in all, shared evenly by the runs
+        #[arg(long, value_parser = budget_arg)]
+        budget: u64,
+        /// Independent annealing runs
+        #[arg(long, default_value_t = 8, value_parser = runs_arg)]
+        runs: u64,
+        /// Initial temperature T0
+        #[arg(long, default_value_t = 3.0, value_parser = temperature_arg)]
+        t0: f64,
+        /// Temperature at the last iteration
+        #[arg(long = "t-end", default_value_t = 0.2, value_parser = temperature_arg)]
+        t_end: f64,
+        /// Seed of the runs' seeds
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The store of best mazes (default: src/rjm/data/best_mazes.toml in the project)
+        #[arg(long)]
+        store: Option<PathBuf>,
+        /// Worker threads (default: every core)
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+    },
     /// Part 6: simulated annealing with geometric cooling
     Anneal {
         #[command(flatten)]
@@ -96,6 +123,29 @@ pub fn maze_size(s: &str) -> Result<usize, String> {
 
 // Flags and prompts take the same limits as configs: the algorithms' `ParamSpec`s.
 
+/// A total of iterations for `best`: 1 to 10^12.
+fn budget_arg(s: &str) -> Result<u64, String> {
+    match s.trim().replace('_', "").parse::<u64>() {
+        Ok(n) if (1..=1_000_000_000_000).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("budget {n} is outside 1 to 10^12 iterations")),
+        Err(_) => Err(format!(
+            "{} is not a number of iterations",
+            crate::util::input::excerpt(s)
+        )),
+    }
+}
+
+/// Runs of `best`: 1 to 10,000.
+fn runs_arg(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if (1..=10_000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{} is not a number of runs (1 to 10000)",
+            crate::util::input::excerpt(s)
+        )),
+    }
+}
+
 /// Iterations, 1 to 10^9 as in configs.
 fn iterations_arg(s: &str) -> Result<u64, String> {
     prompt::int_in(&runner::iterations(), s).map(|n| n as u64)
@@ -120,6 +170,68 @@ fn decay_arg(s: &str) -> Result<f64, String> {
 
 pub fn run(args: RjmArgs) -> anyhow::Result<()> {
     let out = match args.command {
+        RjmCommand::Best {
+            size,
+            budget,
+            runs,
+            t0,
+            t_end,
+            seed,
+            store,
+            jobs,
+        } => {
+            let iterations = budget / runs;
+            if iterations == 0 || iterations > 1_000_000_000 {
+                crate::user_bail!(
+                    "--budget {budget} over --runs {runs} gives {iterations} iterations per run (expected 1 to 10^9)"
+                );
+            }
+            let method = crate::rjm::best::Method {
+                size,
+                runs,
+                iterations,
+                t0,
+                t_end,
+                seed,
+            };
+            let store = store.unwrap_or_else(crate::rjm::best::default_path);
+            let jobs = crate::pipeline::execute::cap_jobs("--jobs", jobs);
+            let jobs = if jobs == 0 {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                jobs
+            };
+            let old = if store.exists() {
+                crate::rjm::best::load(&store)?
+                    .into_iter()
+                    .find(|r| r.size == size)
+            } else {
+                None
+            };
+            let started = std::time::Instant::now();
+            let found = method.search(jobs)?;
+            let seconds = started.elapsed().as_secs_f64();
+            let Some(found) = found else {
+                return Err(crate::user_error!(
+                    "no run reached the goal in {seconds:.1} s (try a larger --budget)"
+                ));
+            };
+            let was = old.map_or("none".to_string(), |r| r.length.to_string());
+            let mut out = format!(
+                "{size}×{size}: best of {runs} runs × {iterations} iterations: {} moves (seed {}) in {seconds:.1} s; stored: {was}\n",
+                found.length, found.seed
+            );
+            out.push_str(&format_maze(&parse_maze_code_or_err(&found.maze)?));
+            if crate::rjm::best::offer(&store, found)? {
+                out.push_str(&format!("a new best: {} updated\n", store.display()));
+            } else {
+                out.push_str(&format!(
+                    "not longer than the stored maze: {} unchanged\n",
+                    store.display()
+                ));
+            }
+            out
+        }
         RjmCommand::Generate(common) => {
             let size = value_or_ask(common.size, "Rook Jumping Maze size (5-10)? ", maze_size)?;
             let mut rng = rng_from_seed(seed(&common));
@@ -223,4 +335,8 @@ fn search(common: &Common, acceptance: Acceptance, iterations: u64, descents: u6
         checkpoints: Vec::new(),
     };
     format_evaluation(&optimize(&start, &settings, &mut rng).best)
+}
+
+fn parse_maze_code_or_err(code: &str) -> anyhow::Result<Maze> {
+    runner::parse_maze_code(code).ok_or_else(|| anyhow::anyhow!("a found maze does not parse"))
 }

@@ -1,8 +1,9 @@
 //! Facts and pictures of the Rook Jumping Maze domain for the report's studies: what
 //! the generic blocks cannot compute. `rjm.escape` turns escape trials into escape
 //! probabilities (Wilson intervals) and per-iteration escape rates; `rjm.escape_curve`
-//! draws them against the uphill probability; `rjm.best_mazes` draws the best maze of
-//! each size with a shortest path.
+//! draws them against the uphill probability; `rjm.best_mazes` draws the best maze ever
+//! found of each size (the store of [`crate::rjm::best`]) with a shortest path, and
+//! `rjm.records` sets those records beside the report's own runs.
 
 use crate::pipeline::table::{floats, texts};
 use crate::present::charts::ordered_values;
@@ -11,7 +12,13 @@ use crate::present::figure::AnyFigure;
 use crate::present::plot::{Band, LinePlot};
 use crate::present::stats::{mean, median, wilson};
 
-pub const FACTS: &[FactFunction] = &[FactFunction {
+pub const FACTS: &[FactFunction] = &[
+    FactFunction {
+        name: "rjm.records",
+        facts: &["["],
+        compute: record_facts,
+    },
+    FactFunction {
     name: "rjm.escape",
     facts: &[
         "window",
@@ -31,7 +38,8 @@ pub const FACTS: &[FactFunction] = &[FactFunction {
         "[",
     ],
     compute: escape_facts,
-}];
+    },
+];
 
 pub const BOARDS: &[BoardFunction] = &[
     BoardFunction {
@@ -192,24 +200,48 @@ fn escape_curve(input: &FactInput) -> anyhow::Result<Vec<(String, AnyFigure)>> {
     )])
 }
 
-fn best_mazes(input: &FactInput) -> anyhow::Result<Vec<(String, AnyFigure)>> {
-    let df = input.results;
-    let sizes = texts(df, "size")?;
-    let lengths: Vec<f64> = floats(df, "best_path_length")?
-        .into_iter()
-        .map(|v| v.unwrap_or(0.0))
-        .collect();
-    let codes = texts(df, "best_maze")?;
+/// The best maze ever found of each size, from the store in the repository.
+fn best_mazes(_: &FactInput) -> anyhow::Result<Vec<(String, AnyFigure)>> {
     let mut out = Vec::new();
-    for size in ordered_values(&sizes) {
-        let best = (0..sizes.len())
-            .filter(|&i| sizes[i] == size)
-            .max_by(|&a, &b| lengths[a].total_cmp(&lengths[b]).then(b.cmp(&a)));
-        let Some(best) = best else { continue };
-        let title = format!("Best {size}×{size} maze: {} moves", lengths[best]);
-        if let Some(pic) = crate::rjm::runner::maze_picture(&codes[best], &title) {
+    for r in crate::rjm::best::load(&crate::rjm::best::default_path())? {
+        let title = format!("Best {0}×{0} maze found: {1} moves", r.size, r.length);
+        if let Some(pic) = crate::rjm::runner::maze_picture(&r.maze, &title) {
             out.push((title, AnyFigure::Board(pic)));
         }
     }
     Ok(out)
+}
+
+/// Per size (`[N]`): the stored record (`record`, `record_iterations`, `record_seed`,
+/// `method`) beside the block's runs (`runs`, `best`, `median`, `reached`: runs that
+/// reached the record, `iterations`: of each run, `effort`: iterations in all).
+fn record_facts(input: &FactInput) -> anyhow::Result<Facts> {
+    let df = input.results;
+    let sizes = texts(df, "size")?;
+    let lengths = floats(df, "best_path_length")?;
+    let iterations = floats(df, "iterations")?;
+    let records = crate::rjm::best::load(&crate::rjm::best::default_path())?;
+    let mut f = Facts::default();
+    for r in &records {
+        let key = format!("[{}]", r.size);
+        f.set(format!("{key}.record"), r.length);
+        f.set(format!("{key}.record_iterations"), r.iterations);
+        f.set(format!("{key}.record_seed"), r.seed.to_string());
+        f.set(format!("{key}.method"), r.method.clone());
+        let idx: Vec<usize> = (0..sizes.len())
+            .filter(|&i| sizes[i] == r.size.to_string())
+            .collect();
+        let found: Vec<f64> = idx.iter().map(|&i| lengths[i].unwrap_or(0.0)).collect();
+        let per_run = idx.first().and_then(|&i| iterations[i]).unwrap_or(0.0);
+        f.set(format!("{key}.runs"), found.len());
+        f.set(format!("{key}.best"), found.iter().copied().fold(0.0, f64::max));
+        f.set(format!("{key}.median"), median(&found).unwrap_or(0.0));
+        f.set(
+            format!("{key}.reached"),
+            found.iter().filter(|&&l| l >= r.length as f64).count(),
+        );
+        f.set(format!("{key}.iterations"), per_run);
+        f.set(format!("{key}.effort"), per_run * found.len() as f64);
+    }
+    Ok(f)
 }

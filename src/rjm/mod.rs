@@ -6,6 +6,7 @@
 //! straight line, horizontally or vertically. A maze's objective is the negated length
 //! of the shortest path from start to goal, or [`UNREACHABLE`] when there is none.
 
+pub mod best;
 pub mod bits;
 pub mod evaluate;
 pub mod landscape;
