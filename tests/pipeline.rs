@@ -83,9 +83,9 @@ fn quickstart_writes_tables_manifest_summaries_and_plots() {
     assert_eq!(manifest["resolved_config"]["replicates"]["count"], 3);
     assert_eq!(manifest["resolved_config"]["params"]["iterations"], 500);
     assert!(manifest["code_version"]["package"].is_string());
-    // Anytime rows: checkpoints 1, 2, 5, …, 500 for each run.
+    // Anytime rows: checkpoints 1, 2, 3, 5, 7, 10, …, 300, 500 for each run.
     let anytime = std::fs::read_to_string(dir.join("anytime.csv")).unwrap();
-    assert_eq!(anytime.lines().count(), 1 + 36 * 9);
+    assert_eq!(anytime.lines().count(), 1 + 36 * 14);
 }
 
 #[test]

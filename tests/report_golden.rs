@@ -107,6 +107,30 @@ sort = ["replicate", "initial_temperature"]
 [[question.block]]
 kind = "text"
 text = "The median of the linear runs at T0 = 1 is {summary[linear, 1.0].median}."
+
+[[question]]
+title = "How fast does each family get there?"
+answer = """
+To objective {ert.target:~0} the lowest expected running time is {ert.best}'s: {ert.best_ert:,} iterations \
+({ert.best_success:%} of its runs; linear: {ert[linear].successes} of {ert[linear].runs}).
+"""
+
+[[question.block]]
+kind = "ecdf"
+name = "toy_ecdf"
+experiment = "toy"
+group = "variant"
+targets = [-10, -13, -16]
+better = "lower"
+title = "Runtime distribution"
+
+[[question.block]]
+kind = "ert"
+name = "ert"
+experiment = "toy"
+group = "variant"
+targets = [-10, -13, -16]
+better = "lower"
 "#;
 
 /// Fixed results: length = a deterministic function of the setting and replicate.
@@ -153,10 +177,35 @@ fn tables() -> Tables {
     }
     let mut t = Tables::default();
     t.results.insert("toy".into(), frame(cols).unwrap());
-    t.anytime
-        .insert("toy".into(), polars::prelude::DataFrame::empty());
+    t.anytime.insert("toy".into(), anytime());
     t.configs.insert("toy".into(), config);
     t
+}
+
+/// Fixed anytime curves: run r of a family improves by one every (r + 1) × 10
+/// iterations (geometric from −8, linear from −6), checkpoints 1, 10, 100, 500.
+fn anytime() -> polars::prelude::DataFrame {
+    let mut cols: Vec<ColumnBuilder> = ["run_key", "variant", "iteration", "best_so_far"]
+        .iter()
+        .map(|c| ColumnBuilder::new(c))
+        .collect();
+    for (variant, start) in [("geometric", -8i64), ("linear", -6)] {
+        for r in 0..6i64 {
+            for it in [1i64, 10, 100, 500] {
+                let best = (start - it / ((r + 1) * 10)).max(-20);
+                let row = [
+                    Value::from(format!("{variant}{r}")),
+                    Value::from(variant),
+                    Value::Int(it),
+                    Value::Float(best as f64),
+                ];
+                for (c, v) in cols.iter_mut().zip(row) {
+                    c.push(v);
+                }
+            }
+        }
+    }
+    frame(cols).unwrap()
 }
 
 #[test]
@@ -176,6 +225,7 @@ fn the_report_of_fixed_tables_is_the_stored_markdown() {
     let md = searchlab::report::render(&[study], &tables(), &functions, dir.path()).unwrap();
     assert!(dir.path().join("toy_box.png").exists());
     assert!(dir.path().join("toy_box.svg").exists());
+    assert!(dir.path().join("toy_ecdf.png").exists());
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/report_golden.md");
     if std::env::var_os("SEARCHLAB_BLESS").is_some() {
         std::fs::write(&path, &md).unwrap();
