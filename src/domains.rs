@@ -46,7 +46,12 @@ mod tests {
                     .chain(a.params.iter().map(|p| p.name))
                     .chain(a.metrics.names.iter().copied());
                 for n in names {
-                    assert!(seen.insert(n), "{}/{}: column {n} twice", runner.domain(), a.name);
+                    assert!(
+                        seen.insert(n),
+                        "{}/{}: column {n} twice",
+                        runner.domain(),
+                        a.name
+                    );
                 }
             }
         }

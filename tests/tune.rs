@@ -110,23 +110,36 @@ fn a_race_is_reproducible_resumable_and_within_budget() {
         if r["variant"] == "geometric_end" {
             let t0: f64 = r["initial_temperature"].parse().unwrap();
             let te: f64 = r["end_temperature"].parse().unwrap();
-            assert!((0.1..=20.0).contains(&t0) && (0.01..=1.0).contains(&te), "{r:?}");
+            assert!(
+                (0.1..=20.0).contains(&t0) && (0.01..=1.0).contains(&te),
+                "{r:?}"
+            );
         }
     }
     assert_eq!(race.len(), 8 + 6 + 1);
     assert_eq!(elites.len(), 3);
     assert!(elites.values().all(|&n| n == 1));
     // The lone constant candidate is no race: it only runs on the held-out seeds.
-    assert!(race.iter().any(|r| r["variant"] == "constant" && r["instances"] == "0"));
+    assert!(
+        race.iter()
+            .any(|r| r["variant"] == "constant" && r["instances"] == "0")
+    );
     // Held out: each elite on the same 12 test seeds.
     let heldout = rows(&ta.join("heldout.csv"));
     assert_eq!(heldout.len(), 3 * 12);
     let seeds = |v: &str| -> Vec<String> {
-        heldout.iter().filter(|r| r["variant"] == v).map(|r| r["seed"].clone()).collect()
+        heldout
+            .iter()
+            .filter(|r| r["variant"] == v)
+            .map(|r| r["seed"].clone())
+            .collect()
     };
     assert_eq!(seeds("geometric"), seeds("constant"));
     // No test seed was used in training.
-    let train: Vec<String> = rows(&ta.join("race_runs.csv")).into_iter().map(|r| r["seed"].clone()).collect();
+    let train: Vec<String> = rows(&ta.join("race_runs.csv"))
+        .into_iter()
+        .map(|r| r["seed"].clone())
+        .collect();
     assert!(seeds("geometric").iter().all(|s| !train.contains(s)));
 
     // Resume: keep half the journal, and the same race comes out computing only the rest.
@@ -135,12 +148,18 @@ fn a_race_is_reproducible_resumable_and_within_budget() {
     let lines: Vec<&str> = text.lines().collect();
     let kept = lines.len() / 2;
     std::fs::write(&journal, format!("{}\n", lines[..kept].join("\n"))).unwrap();
-    let before: HashMap<&str, Vec<Vec<(String, String)>>> =
-        TABLES.iter().map(|t| (*t, reproducible(&ta.join(t)))).collect();
+    let before: HashMap<&str, Vec<Vec<(String, String)>>> = TABLES
+        .iter()
+        .map(|t| (*t, reproducible(&ta.join(t))))
+        .collect();
     let c = tune(&config, &one, "2");
     assert_eq!(c.code, 0, "{}", c.stderr);
     let computed = format!("({} computed)", lines.len() - kept);
-    assert!(c.stdout.contains(&computed), "{} should say {computed}", c.stdout);
+    assert!(
+        c.stdout.contains(&computed),
+        "{} should say {computed}",
+        c.stdout
+    );
     for t in TABLES {
         assert_eq!(reproducible(&ta.join(t)), before[t], "{t} after the resume");
     }
@@ -152,13 +171,22 @@ fn a_bad_tune_section_is_a_located_error() {
     let config = dir.path().join("bad.toml");
     for (change, needle) in [
         (("budget = 120", "budget = 0"), "budget = 0 is out of range"),
-        (("seed = 3", "seed = 3\nbudgte = 4"), "unknown field `budgte`"),
-        (("first_test = 4", "first_test = 400"), "first_test = 400 is out of range"),
+        (
+            ("seed = 3", "seed = 3\nbudgte = 4"),
+            "unknown field `budgte`",
+        ),
+        (
+            ("first_test = 4", "first_test = 400"),
+            "first_test = 400 is out of range",
+        ),
         (
             ("[tune.sample.geometric_end]", "[tune.sample.nosuch]"),
             "sample.nosuch: no variant of that name",
         ),
-        (("metric = \"best_path_length\"", "metric = \"length\""), "tune.metric \"length\" is not a metric"),
+        (
+            ("metric = \"best_path_length\"", "metric = \"length\""),
+            "tune.metric \"length\" is not a metric",
+        ),
     ] {
         std::fs::write(&config, CONFIG.replace(change.0, change.1)).unwrap();
         let out = tune(&config, &dir.path().join("o"), "1");

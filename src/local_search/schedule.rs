@@ -253,10 +253,26 @@ mod tests {
     #[test]
     fn end_point_schedules_reach_t_end_at_the_last_iteration() {
         for total in [10, 1000, 100_000] {
-            let g = run(Schedule::GeometricEnd { t0: 20.0, t_end: 0.01 }, total);
+            let g = run(
+                Schedule::GeometricEnd {
+                    t0: 20.0,
+                    t_end: 0.01,
+                },
+                total,
+            );
             assert_eq!(g[0], 20.0);
-            assert!((g[total as usize] / 0.01 - 1.0).abs() < 1e-9, "{total}: {}", g[total as usize]);
-            let l = run(Schedule::LinearEnd { t0: 4.0, t_end: 0.5 }, total);
+            assert!(
+                (g[total as usize] / 0.01 - 1.0).abs() < 1e-9,
+                "{total}: {}",
+                g[total as usize]
+            );
+            let l = run(
+                Schedule::LinearEnd {
+                    t0: 4.0,
+                    t_end: 0.5,
+                },
+                total,
+            );
             assert_eq!(l[0], 4.0);
             assert!((l[total as usize] - 0.5).abs() < 1e-12);
             assert!((l[total as usize / 2] - 2.25).abs() < 1e-12);
@@ -283,7 +299,11 @@ mod tests {
             let rate = f64::from(accepted) / f64::from(n);
             assert!((rate - target).abs() < 0.01, "target {target}: rate {rate}");
             let t_star = -1.0 / target.ln();
-            assert!((c.temperature() / t_star - 1.0).abs() < 0.3, "target {target}: T {}", c.temperature());
+            assert!(
+                (c.temperature() / t_star - 1.0).abs() < 0.3,
+                "target {target}: T {}",
+                c.temperature()
+            );
         }
     }
 }

@@ -390,7 +390,11 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
     if let Some(t) = &raw.tune {
         let line = lines.line(t.span().start);
         let names: Vec<String> = config.variants.iter().map(|v| v.name.clone()).collect();
-        config.tune = Some(t.get_ref().clone().check(&format!("{source}:{line}"), line, &names)?);
+        config.tune = Some(
+            t.get_ref()
+                .clone()
+                .check(&format!("{source}:{line}"), line, &names)?,
+        );
     }
     config.resolved = resolved;
     Ok(config)

@@ -141,9 +141,15 @@ pub fn run_experiment(
     let reused = plan.runs.len() - todo.len();
     let mut stage = progress.experiment(&plan.experiment, plan.runs.len() as u64, reused as u64);
 
-    compute(plan, &todo, &journal_path, opts.jobs, &mut done, &mut stage, |done| {
-        write_tables(plan, done, &dir).map(|_| ())
-    })?;
+    compute(
+        plan,
+        &todo,
+        &journal_path,
+        opts.jobs,
+        &mut done,
+        &mut stage,
+        |done| write_tables(plan, done, &dir).map(|_| ()),
+    )?;
     stage.finish();
     let (results, anytime) = write_tables(plan, &done, &dir)?;
     write_manifest(config, plan, &dir, opts, reused, &started_at)?;
@@ -184,21 +190,23 @@ pub fn compute(
     std::thread::scope(|scope| {
         scope.spawn(move || {
             pool.install(|| {
-                todo.par_iter().enumerate().for_each_with(tx, |tx, (i, run)| {
-                    let out = runner
-                        .run(algorithm, &run.params, run.seed)
-                        .map(|o| RunRecord {
-                            metrics: o
-                                .metrics
-                                .into_iter()
-                                .map(|(k, v)| (k.to_string(), v))
-                                .collect(),
-                            anytime: o.anytime,
-                        });
-                    // The receiver only stops listening after an error; then the
-                    // remaining runs are simply not recorded.
-                    let _ = tx.send((i, out));
-                })
+                todo.par_iter()
+                    .enumerate()
+                    .for_each_with(tx, |tx, (i, run)| {
+                        let out = runner
+                            .run(algorithm, &run.params, run.seed)
+                            .map(|o| RunRecord {
+                                metrics: o
+                                    .metrics
+                                    .into_iter()
+                                    .map(|(k, v)| (k.to_string(), v))
+                                    .collect(),
+                                anytime: o.anytime,
+                            });
+                        // The receiver only stops listening after an error; then the
+                        // remaining runs are simply not recorded.
+                        let _ = tx.send((i, out));
+                    })
             })
         });
         let mut last_flush = Instant::now();

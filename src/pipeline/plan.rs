@@ -152,7 +152,9 @@ pub fn plan<'a>(config: &Config, runners: &'a [Box<dyn Runner>]) -> anyhow::Resu
                 .iter()
                 .find(|p| p.default.is_none() && params.get(p.name) == Some(&Value::Null))
             {
-                let when = p.when.map_or(String::new(), |w| format!(" when {}", w.describe()));
+                let when = p
+                    .when
+                    .map_or(String::new(), |w| format!(" when {}", w.describe()));
                 let variant = if variant.name.is_empty() {
                     String::new()
                 } else {

@@ -34,7 +34,12 @@ fn reaches(value: f64, target: f64, better: Better) -> bool {
 
 /// The hitting times of every run (`run_key`) of every group of `by`, from an anytime
 /// table (`iteration`, `best_so_far`), in display order of the groups.
-pub fn hits(df: &DataFrame, by: &[String], targets: &[f64], better: Better) -> anyhow::Result<Vec<Hits>> {
+pub fn hits(
+    df: &DataFrame,
+    by: &[String],
+    targets: &[f64],
+    better: Better,
+) -> anyhow::Result<Vec<Hits>> {
     let cols: Vec<&str> = by.iter().map(String::as_str).collect();
     let mut parts = groups(df, &cols)?;
     if let [g] = cols.as_slice() {
@@ -48,7 +53,9 @@ pub fn hits(df: &DataFrame, by: &[String], targets: &[f64], better: Better) -> a
         let best = floats(&part, "best_so_far")?;
         let mut runs: Vec<(String, u64, Vec<Option<u64>>)> = Vec::new();
         for ((key, it), b) in keys.iter().zip(&iterations).zip(&best) {
-            let (Some(it), Some(b)) = (*it, *b) else { continue };
+            let (Some(it), Some(b)) = (*it, *b) else {
+                continue;
+            };
             let it = it as u64;
             let run = match runs.iter_mut().find(|r| &r.0 == key) {
                 Some(r) => r,
@@ -85,7 +92,11 @@ pub fn ert(h: &Hits, t: usize) -> (usize, usize, Option<f64>) {
 /// longest run.
 pub fn ecdf(h: &Hits) -> Vec<(f64, f64)> {
     let pairs = h.runs.iter().map(|r| r.1.len()).sum::<usize>().max(1) as f64;
-    let mut times: Vec<u64> = h.runs.iter().flat_map(|r| r.1.iter().flatten().copied()).collect();
+    let mut times: Vec<u64> = h
+        .runs
+        .iter()
+        .flat_map(|r| r.1.iter().flatten().copied())
+        .collect();
     times.sort_unstable();
     let end = h.runs.iter().map(|r| r.0).max().unwrap_or(1).max(1);
     let mut points = vec![(1.0, 0.0)];
@@ -168,7 +179,13 @@ mod tests {
         ]);
         let h = hits(&df, &["g".into()], &[-2.0, -3.0], Better::Lower).unwrap();
         assert_eq!(h.len(), 1);
-        assert_eq!(h[0].runs, vec![(1000, vec![Some(10), Some(10)]), (1000, vec![Some(100), None])]);
+        assert_eq!(
+            h[0].runs,
+            vec![
+                (1000, vec![Some(10), Some(10)]),
+                (1000, vec![Some(100), None])
+            ]
+        );
         assert_eq!(ert(&h[0], 0), (2, 2, Some(55.0)));
         // (10 + 1000) / 1.
         assert_eq!(ert(&h[0], 1), (1, 2, Some(1010.0)));

@@ -106,8 +106,8 @@ impl Renderer<'_> {
             let rows = self.rows(&self.tables.anytime, &table, &filter)?;
             let by = b.group_list();
             let hits = runtime::hits(&rows, &by, &b.targets, b.better)?;
-            let title = fill(b.title.as_deref().unwrap_or_default(), facts)
-                .map_err(anyhow::Error::msg)?;
+            let title =
+                fill(b.title.as_deref().unwrap_or_default(), facts).map_err(anyhow::Error::msg)?;
             let fig = AnyFigure::Line(runtime::ecdf_plot(&hits, &by, &title));
             let caption = match &b.caption {
                 Some(c) => fill(c, facts).map_err(anyhow::Error::msg)?,
@@ -365,7 +365,13 @@ impl Renderer<'_> {
         let mut best: Option<(f64, String, f64)> = None;
         for h in &hits {
             let key = h.group.join(", ");
-            let mut row = vec![h.group.iter().map(|v| crate::present::charts::label(v)).collect::<Vec<_>>().join(", ")];
+            let mut row = vec![
+                h.group
+                    .iter()
+                    .map(|v| crate::present::charts::label(v))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ];
             for t in 0..b.targets.len() {
                 let (s, n, e) = runtime::ert(h, t);
                 row.push(match e {
@@ -373,7 +379,10 @@ impl Renderer<'_> {
                     None => format!("∞ (0/{n})"),
                 });
                 if t == last {
-                    f.set(format!("[{key}].ert"), e.map_or(f64::INFINITY, |e| e.round()));
+                    f.set(
+                        format!("[{key}].ert"),
+                        e.map_or(f64::INFINITY, |e| e.round()),
+                    );
                     f.set(format!("[{key}].success"), s as f64 / n.max(1) as f64);
                     f.set(format!("[{key}].successes"), s as i64);
                     f.set(format!("[{key}].runs"), n as i64);

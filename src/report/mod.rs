@@ -155,9 +155,13 @@ pub fn build(
             let t = crate::tune::tune(config, plan, spec, &opts.exec, &progress)?;
             let key = |s: Source| s.key(name);
             tables.results.insert(key(Source::Tuned), t.heldout.clone());
-            tables.anytime.insert(key(Source::Tuned), t.heldout_anytime.clone());
+            tables
+                .anytime
+                .insert(key(Source::Tuned), t.heldout_anytime.clone());
             tables.results.insert(key(Source::Race), t.race.clone());
-            tables.results.insert(key(Source::RaceSteps), t.steps.clone());
+            tables
+                .results
+                .insert(key(Source::RaceSteps), t.steps.clone());
             tuned.push((name.clone(), t));
         }
     }
@@ -302,7 +306,10 @@ pub fn config_facts(name: &str, config: &Config) -> Facts {
         ] {
             f.set(format!("{name}.tune.{key}"), value);
         }
-        f.set(format!("{name}.tune.alpha"), Fact::Text(t.alpha.to_string()));
+        f.set(
+            format!("{name}.tune.alpha"),
+            Fact::Text(t.alpha.to_string()),
+        );
         f.set(format!("{name}.tune.metric"), t.metric.clone());
     }
     f.set(format!("{name}.replicates"), config.replicates);

@@ -76,7 +76,10 @@ pub fn check(r: &Record) -> Result<(), String> {
     }
     match path_length(&maze) {
         Some(l) if l == r.length => Ok(()),
-        Some(l) => Err(format!("the stated length is {} but the maze's is {l}", r.length)),
+        Some(l) => Err(format!(
+            "the stated length is {} but the maze's is {l}",
+            r.length
+        )),
         None => Err("the goal is unreachable".into()),
     }
 }
@@ -85,7 +88,11 @@ pub fn check(r: &Record) -> Result<(), String> {
 /// none); returns whether it did. The file is rewritten atomically.
 pub fn offer(path: &Path, candidate: Record) -> anyhow::Result<bool> {
     check(&candidate).map_err(anyhow::Error::msg)?;
-    let mut records = if path.exists() { load(path)? } else { Vec::new() };
+    let mut records = if path.exists() {
+        load(path)?
+    } else {
+        Vec::new()
+    };
     match records.iter_mut().find(|r| r.size == candidate.size) {
         Some(r) if r.length >= candidate.length => return Ok(false),
         Some(r) => *r = candidate,
@@ -209,7 +216,12 @@ mod tests {
     #[test]
     fn a_wrong_length_or_a_bad_maze_is_refused() {
         let good = load(&default_path()).unwrap().remove(0);
-        let text = |r: &Record| toml::to_string(&File { maze: vec![r.clone()] }).unwrap();
+        let text = |r: &Record| {
+            toml::to_string(&File {
+                maze: vec![r.clone()],
+            })
+            .unwrap()
+        };
         assert!(parse(&text(&good), "f").is_ok());
         let mut long = good.clone();
         long.length += 1;
@@ -255,8 +267,16 @@ mod tests {
         check(&a).unwrap();
         // The stated seed finds the maze again.
         use crate::pipeline::runner::Runner;
-        let out = crate::rjm::runner::RjmRunner.run("anneal", &m.params(), a.seed).unwrap();
-        let code = out.metrics.iter().find(|(k, _)| *k == "best_maze").unwrap().1.clone();
+        let out = crate::rjm::runner::RjmRunner
+            .run("anneal", &m.params(), a.seed)
+            .unwrap();
+        let code = out
+            .metrics
+            .iter()
+            .find(|(k, _)| *k == "best_maze")
+            .unwrap()
+            .1
+            .clone();
         assert_eq!(code.as_str(), Some(a.maze.as_str()));
     }
 }

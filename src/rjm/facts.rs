@@ -19,25 +19,25 @@ pub const FACTS: &[FactFunction] = &[
         compute: record_facts,
     },
     FactFunction {
-    name: "rjm.escape",
-    facts: &[
-        "window",
-        "runs",
-        "uphill_share",
-        "strict_count",
-        "p0.escaped",
-        "p0.ci_low",
-        "p0.ci_high",
-        "p0.rate",
-        "peak.p",
-        "peak.rate",
-        "last.p",
-        "last.rate",
-        "ratio_low",
-        "ratio_high",
-        "[",
-    ],
-    compute: escape_facts,
+        name: "rjm.escape",
+        facts: &[
+            "window",
+            "runs",
+            "uphill_share",
+            "strict_count",
+            "p0.escaped",
+            "p0.ci_low",
+            "p0.ci_high",
+            "p0.rate",
+            "peak.p",
+            "peak.rate",
+            "last.p",
+            "last.rate",
+            "ratio_low",
+            "ratio_high",
+            "[",
+        ],
+        compute: escape_facts,
     },
 ];
 
@@ -234,7 +234,10 @@ fn record_facts(input: &FactInput) -> anyhow::Result<Facts> {
         let found: Vec<f64> = idx.iter().map(|&i| lengths[i].unwrap_or(0.0)).collect();
         let per_run = idx.first().and_then(|&i| iterations[i]).unwrap_or(0.0);
         f.set(format!("{key}.runs"), found.len());
-        f.set(format!("{key}.best"), found.iter().copied().fold(0.0, f64::max));
+        f.set(
+            format!("{key}.best"),
+            found.iter().copied().fold(0.0, f64::max),
+        );
         f.set(format!("{key}.median"), median(&found).unwrap_or(0.0));
         f.set(
             format!("{key}.reached"),

@@ -211,7 +211,15 @@ fn instance_seed(plan: &Plan, spec: &TuneSpec, split: &str, i: u64) -> u64 {
 }
 
 /// A run of `params` on instance `i` of `split`.
-fn evaluation(plan: &Plan, spec: &TuneSpec, variant: &str, params: &Params, split: &str, i: u64, index: usize) -> Run {
+fn evaluation(
+    plan: &Plan,
+    spec: &TuneSpec,
+    variant: &str,
+    params: &Params,
+    split: &str,
+    i: u64,
+    index: usize,
+) -> Run {
     let identity = format!(
         "{}/{}|{}",
         plan.runner.domain(),
@@ -290,7 +298,15 @@ pub fn tune(
     let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, 0);
     let mut races: Vec<Race> = families
         .iter()
-        .map(|f| Race::new(f.candidates.len(), spec.budget, spec.train_seeds, spec.first_test, spec.alpha))
+        .map(|f| {
+            Race::new(
+                f.candidates.len(),
+                spec.budget,
+                spec.train_seeds,
+                spec.first_test,
+                spec.alpha,
+            )
+        })
         .collect();
     let mut train: Vec<Run> = Vec::new();
     let mut computed = 0;
@@ -303,7 +319,15 @@ pub fn tune(
                 for &c in &alive {
                     let i = race.instances();
                     let index = train.len();
-                    train.push(evaluation(plan, spec, &families[r].name, &families[r].candidates[c], "train", i, index));
+                    train.push(evaluation(
+                        plan,
+                        spec,
+                        &families[r].name,
+                        &families[r].candidates[c],
+                        "train",
+                        i,
+                        index,
+                    ));
                 }
                 round.push((r, alive, first));
             }
@@ -317,7 +341,15 @@ pub fn tune(
             .filter(|r| !done.contains_key(&r.key))
             .collect();
         computed += todo.len();
-        compute(plan, &todo, &journal, opts.jobs, &mut done, &mut stage, |_| Ok(()))?;
+        compute(
+            plan,
+            &todo,
+            &journal,
+            opts.jobs,
+            &mut done,
+            &mut stage,
+            |_| Ok(()),
+        )?;
         for (r, alive, first) in &round {
             let values = train[*first..*first + alive.len()]
                 .iter()
@@ -341,7 +373,15 @@ pub fn tune(
         .filter(|r| !done.contains_key(&r.key))
         .collect();
     computed += todo.len();
-    compute(plan, &todo, &journal, opts.jobs, &mut done, &mut stage, |_| Ok(()))?;
+    compute(
+        plan,
+        &todo,
+        &journal,
+        opts.jobs,
+        &mut done,
+        &mut stage,
+        |_| Ok(()),
+    )?;
     stage.finish();
 
     let subplan = |runs: Vec<Run>| Plan {
@@ -411,18 +451,31 @@ pub fn tune(
 }
 
 /// One row per candidate of every race.
-fn race_table(plan: &Plan, spec: &TuneSpec, families: &[Family], races: &[Race]) -> anyhow::Result<DataFrame> {
+fn race_table(
+    plan: &Plan,
+    spec: &TuneSpec,
+    families: &[Family],
+    races: &[Race],
+) -> anyhow::Result<DataFrame> {
     let params = plan.param_names();
     let columns = race_columns(plan);
     let mut cols: Vec<ColumnBuilder> = columns.iter().map(|c| ColumnBuilder::new(c)).collect();
-    let sign = if spec.better == Better::Higher { -1.0 } else { 1.0 };
+    let sign = if spec.better == Better::Higher {
+        -1.0
+    } else {
+        1.0
+    };
     for (f, race) in families.iter().zip(races) {
         let elite = race.elite();
         let ranks = race.mean_ranks();
         for (c, p) in f.candidates.iter().enumerate() {
             let values: Vec<f64> = race.values_of(c).iter().map(|v| sign * v).collect();
             let mut row = vec![Value::from(f.name.as_str()), Value::from(c)];
-            row.extend(params.iter().map(|n| p.get(n).cloned().unwrap_or(Value::Null)));
+            row.extend(
+                params
+                    .iter()
+                    .map(|n| p.get(n).cloned().unwrap_or(Value::Null)),
+            );
             row.extend([
                 Value::from(values.len()),
                 Value::from(race.dropped_after(c)),

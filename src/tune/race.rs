@@ -44,7 +44,13 @@ pub struct Race {
 impl Race {
     /// A race of `candidates` with a budget of evaluations, at most `max_instances`
     /// instances, the first test after `first_test` instances, and level `alpha`.
-    pub fn new(candidates: usize, budget: u64, max_instances: u64, first_test: u64, alpha: f64) -> Race {
+    pub fn new(
+        candidates: usize,
+        budget: u64,
+        max_instances: u64,
+        first_test: u64,
+        alpha: f64,
+    ) -> Race {
         Race {
             budget,
             max_instances,
@@ -229,7 +235,10 @@ mod tests {
             let ranks = race.mean_ranks();
             assert!(ranks.iter().all(|r| (1.0..=8.0).contains(r)), "{ranks:?}");
         }
-        assert!(elites >= 18, "the elite is one of the two best in {elites}/20 races");
+        assert!(
+            elites >= 18,
+            "the elite is one of the two best in {elites}/20 races"
+        );
     }
 
     #[test]
