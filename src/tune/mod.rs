@@ -335,21 +335,10 @@ pub fn tune(
         if round.is_empty() {
             break;
         }
-        let todo: Vec<&Run> = round
+        let runs = round
             .iter()
-            .flat_map(|(_, alive, first)| &train[*first..*first + alive.len()])
-            .filter(|r| !done.contains_key(&r.key))
-            .collect();
-        computed += todo.len();
-        compute(
-            plan,
-            &todo,
-            &journal,
-            opts.jobs,
-            &mut done,
-            &mut stage,
-            |_| Ok(()),
-        )?;
+            .flat_map(|(_, alive, first)| &train[*first..*first + alive.len()]);
+        computed += compute_missing(plan, runs, &journal, opts.jobs, &mut done, &mut stage)?;
         for (r, alive, first) in &round {
             let values = train[*first..*first + alive.len()]
                 .iter()
@@ -368,19 +357,13 @@ pub fn tune(
         .enumerate()
         .map(|(index, (f, elite, j))| evaluation(plan, spec, &f.name, elite, "test", j, index))
         .collect();
-    let todo: Vec<&Run> = heldout_runs
-        .iter()
-        .filter(|r| !done.contains_key(&r.key))
-        .collect();
-    computed += todo.len();
-    compute(
+    computed += compute_missing(
         plan,
-        &todo,
+        heldout_runs.iter(),
         &journal,
         opts.jobs,
         &mut done,
         &mut stage,
-        |_| Ok(()),
     )?;
     stage.finish();
 
@@ -448,6 +431,20 @@ pub fn tune(
         computed,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Computes the runs not yet in `done` (recording them in the journal); returns how many.
+fn compute_missing<'r>(
+    plan: &Plan,
+    runs: impl Iterator<Item = &'r Run>,
+    journal: &Path,
+    jobs: usize,
+    done: &mut HashMap<String, RunRecord>,
+    stage: &mut crate::pipeline::progress::Stage,
+) -> anyhow::Result<usize> {
+    let todo: Vec<&Run> = runs.filter(|r| !done.contains_key(&r.key)).collect();
+    compute(plan, &todo, journal, jobs, done, stage, |_| Ok(()))?;
+    Ok(todo.len())
 }
 
 /// One row per candidate of every race.
