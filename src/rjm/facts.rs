@@ -214,12 +214,14 @@ fn best_mazes(_: &FactInput) -> anyhow::Result<Vec<(String, AnyFigure)>> {
 
 /// Per size (`[N]`): the stored record (`record`, `record_iterations`, `record_seed`,
 /// `method`) beside the block's runs (`runs`, `best`, `median`, `reached`: runs that
-/// reached the record, `iterations`: of each run, `effort`: iterations in all).
+/// reached the record, `iterations`: of each run, `effort`: iterations in all,
+/// `cpu_seconds`: the runs' time, summed).
 fn record_facts(input: &FactInput) -> anyhow::Result<Facts> {
     let df = input.results;
     let sizes = texts(df, "size")?;
     let lengths = floats(df, "best_path_length")?;
     let iterations = floats(df, "iterations")?;
+    let seconds = floats(df, "time_seconds")?;
     let records = crate::rjm::best::load(&crate::rjm::best::default_path())?;
     let mut f = Facts::default();
     for r in &records {
@@ -245,6 +247,8 @@ fn record_facts(input: &FactInput) -> anyhow::Result<Facts> {
         );
         f.set(format!("{key}.iterations"), per_run);
         f.set(format!("{key}.effort"), per_run * found.len() as f64);
+        let cpu: f64 = idx.iter().filter_map(|&i| seconds[i]).sum();
+        f.set(format!("{key}.cpu_seconds"), cpu);
     }
     Ok(f)
 }
