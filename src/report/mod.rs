@@ -14,7 +14,11 @@ pub mod markdown;
 pub mod study;
 
 use crate::pipeline::config::Config;
-use crate::pipeline::execute::{Finished, Options, experiment_dir, missing_runs, run_experiment};
+use crate::pipeline::execute::{
+    Finished, Options, ShardFinished, experiment_dir, missing_in_shard, run_experiment, run_shard,
+};
+use crate::pipeline::plan::Plan;
+use crate::pipeline::shard::Shard;
 use crate::pipeline::params::Value;
 use crate::pipeline::progress::Progress;
 use crate::pipeline::runner::Runner;
@@ -80,6 +84,8 @@ pub struct ReportOptions {
     /// Studies to render (empty: every default study).
     pub studies: Vec<String>,
     pub quiet: bool,
+    /// Run only this shard of every experiment ([`build_shard`]).
+    pub shard: Option<Shard>,
 }
 
 /// Picks the studies to render: the named ones, or every default one.
@@ -101,13 +107,16 @@ fn choose(all: Vec<Study>, names: &[String]) -> anyhow::Result<Vec<Study>> {
         .collect()
 }
 
-/// Runs the studies' experiments and writes `<out>/report/report.md`. Returns its path.
-pub fn build(
-    runners: &[Box<dyn Runner>],
+/// An experiment a study reads: its name, config and plan.
+pub type Work<'a> = (String, Config, Plan<'a>);
+
+/// The chosen studies, and each experiment they read (once) with its config and plan;
+/// the number of runs still to compute (of `shard` only, if given).
+pub fn plan_studies<'a>(
+    runners: &'a [Box<dyn Runner>],
     functions: &Functions,
     opts: &ReportOptions,
-) -> anyhow::Result<PathBuf> {
-    let started = Instant::now();
+) -> anyhow::Result<(Vec<Study>, Vec<Work<'a>>, u64)> {
     let studies = choose(load_studies(functions)?, &opts.studies)?;
     let mut names: Vec<String> = Vec::new();
     for e in studies.iter().flat_map(Study::experiments) {
@@ -122,12 +131,41 @@ pub fn build(
         let config = crate::pipeline::config::load(&configs_dir.join(format!("{name}.toml")), &[])?;
         let plan = crate::pipeline::plan::plan(&config, runners)?;
         let dir = experiment_dir(&opts.exec.out, &config.name);
-        total += missing_runs(&plan, &dir, opts.exec.force)? as u64;
+        total += missing_in_shard(&plan, &dir, opts.exec.force, opts.shard)? as u64;
         work.push((name.clone(), config, plan));
     }
     for s in &studies {
         check_columns(s, &work)?;
     }
+    Ok((studies, work, total))
+}
+
+/// `report --shard I/N`: runs shard I/N of every experiment of the chosen studies (see
+/// [`crate::pipeline::shard`]) and renders nothing; a later `report` merges them.
+pub fn build_shard(
+    runners: &[Box<dyn Runner>],
+    functions: &Functions,
+    opts: &ReportOptions,
+    shard: Shard,
+) -> anyhow::Result<Vec<ShardFinished>> {
+    let (_, work, total) = plan_studies(runners, functions, opts)?;
+    let progress = Progress::new(total, opts.quiet);
+    let done = work
+        .iter()
+        .map(|(_, config, plan)| run_shard(config, plan, &opts.exec, shard, &progress))
+        .collect();
+    progress.finish();
+    done
+}
+
+/// Runs the studies' experiments and writes `<out>/report/report.md`. Returns its path.
+pub fn build(
+    runners: &[Box<dyn Runner>],
+    functions: &Functions,
+    opts: &ReportOptions,
+) -> anyhow::Result<PathBuf> {
+    let started = Instant::now();
+    let (studies, work, total) = plan_studies(runners, functions, opts)?;
     let progress = Progress::new(total, opts.quiet);
     let mut tables = Tables::default();
     let mut finished: Vec<Finished> = Vec::new();
