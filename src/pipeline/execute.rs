@@ -129,7 +129,10 @@ pub fn recorded_runs(plan: &Plan, dirs: &[&Path], warn: bool) -> anyhow::Result<
         for (shard, path) in files {
             let records = checked_journal(plan, &path, warn)?;
             if let Some(shard) = shard {
-                let foreign = records.keys().filter(|k| !keys.contains(k.as_str())).count();
+                let foreign = records
+                    .keys()
+                    .filter(|k| !keys.contains(k.as_str()))
+                    .count();
                 if foreign > 0 {
                     crate::user_bail!(
                         "{}: {foreign} of its {} runs are not runs of this config of {} (shard {shard} ran another version of the config); \
@@ -154,8 +157,10 @@ pub fn recorded_runs(plan: &Plan, dirs: &[&Path], warn: bool) -> anyhow::Result<
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// The journal's records whose metrics are the algorithm's declared metrics with their
@@ -239,9 +244,15 @@ pub fn run_experiment(
         if !journals.contains(&journal_path) {
             journals.insert(0, journal_path.clone());
         }
-        compute(plan, todo, opts.jobs, &journal_path, &mut done, &mut stage, |done| {
-            write_tables(plan, done, &dir).map(|_| ())
-        })?;
+        compute(
+            plan,
+            todo,
+            opts.jobs,
+            &journal_path,
+            &mut done,
+            &mut stage,
+            |done| write_tables(plan, done, &dir).map(|_| ()),
+        )?;
     }
     stage.finish();
     let (results, anytime) = write_outputs(
@@ -298,7 +309,8 @@ pub fn run_shard(
     let dir = experiment_dir(&opts.out, &plan.experiment);
     create_dir(&dir)?;
     // Two processes of one shard exclude each other; other shards run alongside.
-    let _lock = ExperimentLock::acquire_for(&dir, &shard.lock_file(), &format!("shard {shard} of "))?;
+    let _lock =
+        ExperimentLock::acquire_for(&dir, &shard.lock_file(), &format!("shard {shard} of "))?;
     let journal_path = shard.journal(&dir);
     if opts.force && journal_path.exists() {
         std::fs::remove_file(&journal_path)
@@ -318,13 +330,31 @@ pub fn run_shard(
         .collect();
     let (runs, computed) = (owned.len(), todo.len());
     let manifest = |finished: bool| {
-        write_shard_manifest(config, plan, &dir, shard, opts.jobs, runs, computed, &started_at, finished)
+        write_shard_manifest(
+            config,
+            plan,
+            &dir,
+            shard,
+            opts.jobs,
+            runs,
+            computed,
+            &started_at,
+            finished,
+        )
     };
     manifest(false)?;
     let name = format!("{} {shard}", plan.experiment);
     let mut stage = progress.experiment(&name, runs as u64, (runs - computed) as u64);
     if !todo.is_empty() {
-        compute(plan, todo, opts.jobs, &journal_path, &mut done, &mut stage, |_| Ok(()))?;
+        compute(
+            plan,
+            todo,
+            opts.jobs,
+            &journal_path,
+            &mut done,
+            &mut stage,
+            |_| Ok(()),
+        )?;
     }
     stage.finish();
     manifest(true)?;
@@ -335,7 +365,11 @@ pub fn run_shard(
         runs,
         computed,
         plan_runs: plan.runs.len(),
-        plan_done: plan.runs.iter().filter(|r| done.contains_key(&r.key)).count(),
+        plan_done: plan
+            .runs
+            .iter()
+            .filter(|r| done.contains_key(&r.key))
+            .count(),
         journal: journal_path,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -534,11 +568,20 @@ pub fn write_outputs(
         provenance
             .journals
             .iter()
-            .map(|p| file_name(p))
+            .map(|p| {
+                // The folder's own journals by name, those of other folders by path.
+                match p.parent() == Some(dir) {
+                    true => file_name(p),
+                    false => p.display().to_string(),
+                }
+            })
             .collect::<Vec<_>>()
             .into(),
     );
-    manifest.insert("finished_at".into(), crate::util::timestamp::now_utc().into());
+    manifest.insert(
+        "finished_at".into(),
+        crate::util::timestamp::now_utc().into(),
+    );
     crate::util::atomic::write(
         &dir.join("manifest.json"),
         serde_json::to_string_pretty(&manifest)?.as_bytes(),

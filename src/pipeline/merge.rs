@@ -328,7 +328,10 @@ mod tests {
             Some("replicates.count")
         );
         b["params"]["decay"] = json!(0.9);
-        assert_eq!(first_difference(&a, &b, "").as_deref(), Some("params.decay"));
+        assert_eq!(
+            first_difference(&a, &b, "").as_deref(),
+            Some("params.decay")
+        );
     }
 
     #[test]
@@ -338,7 +341,14 @@ mod tests {
         let total: usize = text
             .split("has ")
             .skip(1)
-            .map(|s| s.trim_end_matches(')').split(',').next().unwrap().parse::<usize>().unwrap())
+            .map(|s| {
+                s.trim_end_matches(')')
+                    .split(',')
+                    .next()
+                    .unwrap()
+                    .parse::<usize>()
+                    .unwrap()
+            })
             .sum();
         assert_eq!(total, 5, "{text}");
         assert!(text.starts_with(" (shard "), "{text}");

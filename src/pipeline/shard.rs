@@ -164,11 +164,17 @@ mod tests {
             }
             let even = keys.len() / count as usize;
             for s in sizes {
-                assert!(s.abs_diff(even) < even / 10 + 10, "{s} vs {even} of {count}");
+                assert!(
+                    s.abs_diff(even) < even / 10 + 10,
+                    "{s} vs {even} of {count}"
+                );
             }
         }
         // The partition is a fixed function of the key.
-        assert_eq!(Shard::of("0123456789abcdef", 4), Shard::of("0123456789abcdef", 4));
+        assert_eq!(
+            Shard::of("0123456789abcdef", 4),
+            Shard::of("0123456789abcdef", 4)
+        );
         assert_eq!(Shard::of("k", 1), 0);
     }
 

@@ -17,11 +17,11 @@ use crate::pipeline::config::Config;
 use crate::pipeline::execute::{
     Finished, Options, ShardFinished, experiment_dir, missing_in_shard, run_experiment, run_shard,
 };
-use crate::pipeline::plan::Plan;
-use crate::pipeline::shard::Shard;
 use crate::pipeline::params::Value;
+use crate::pipeline::plan::Plan;
 use crate::pipeline::progress::Progress;
 use crate::pipeline::runner::Runner;
+use crate::pipeline::shard::Shard;
 use crate::present::facts::{Fact, Facts, fill};
 use blocks::{Functions, Renderer, Tables};
 use std::collections::{BTreeMap, BTreeSet};

@@ -57,7 +57,7 @@ pub struct SlurmArgs {
     #[arg(long)]
     submit: bool,
     /// Wait for the merge job; fail naming each task that did not finish and its log
-    #[arg(long, requires = "submit")]
+    #[arg(long)]
     wait: bool,
     /// No progress output while waiting
     #[arg(long)]
@@ -75,6 +75,9 @@ struct Target<'a> {
 
 /// Writes the job scripts; with `--submit`, submits them; with `--wait`, waits.
 pub fn run(args: SlurmArgs, runners: &[Box<dyn Runner>]) -> anyhow::Result<()> {
+    if args.wait && !args.submit {
+        crate::user_bail!("--wait needs --submit (it waits for the jobs it submits)");
+    }
     let resources = resources(&args)?;
     let target = target(&args, runners, resources)?;
     let job = &target.job;
@@ -124,15 +127,14 @@ fn executable(path: &Path) -> anyhow::Result<()> {
 
 /// The resources of each job, checked so that nothing else reaches an `#SBATCH` line.
 fn resources(args: &SlurmArgs) -> anyhow::Result<Resources> {
-    let check = |flag: &str, value: &Option<String>, ok: fn(&str) -> bool, example: &str| {
-        match value {
+    let check =
+        |flag: &str, value: &Option<String>, ok: fn(&str) -> bool, example: &str| match value {
             Some(v) if !ok(v) => Err(crate::user_error!(
                 "--{flag} {}: expected {example}",
                 crate::util::input::excerpt(v)
             )),
             _ => Ok(value.clone()),
-        }
-    };
+        };
     Ok(Resources {
         partition: check(
             "partition",
@@ -298,7 +300,9 @@ fn submit(target: &Target) -> anyhow::Result<Submitted> {
     }
     let at = SystemTime::now();
     let missing = missing_by_task(target)?;
-    let tasks: Vec<u32> = (0..job.tasks).filter(|&t| missing[t as usize] > 0).collect();
+    let tasks: Vec<u32> = (0..job.tasks)
+        .filter(|&t| missing[t as usize] > 0)
+        .collect();
     let mut out = std::io::stdout().lock();
     let array = if tasks.is_empty() {
         writeln!(
@@ -355,7 +359,8 @@ const COUNT_RUNS_EVERY: Duration = Duration::from_secs(5);
 fn wait(target: &Target, sub: &Submitted, quiet: bool) -> anyhow::Result<()> {
     let job = &target.job;
     let total: usize = target.experiments.iter().map(|(_, p)| p.runs.len()).sum();
-    let missing_now = |t: &Target| -> anyhow::Result<usize> { Ok(missing_by_task(t)?.iter().sum()) };
+    let missing_now =
+        |t: &Target| -> anyhow::Result<usize> { Ok(missing_by_task(t)?.iter().sum()) };
     let mut missing = missing_now(target)?;
     let progress = Progress::new(missing as u64, quiet);
     let mut stage = progress.experiment(&job.name, total as u64, (total - missing) as u64);

@@ -146,7 +146,14 @@ mod tests {
                 exit: "2:0".into()
             })
         );
-        assert_eq!(records.get(&None).map(|e| e.state.as_str()), Some("CANCELLED"));
-        assert_eq!(records.len(), 2, "the pending remainder is not a record of an ended task");
+        assert_eq!(
+            records.get(&None).map(|e| e.state.as_str()),
+            Some("CANCELLED")
+        );
+        assert_eq!(
+            records.len(),
+            2,
+            "the pending remainder is not a record of an ended task"
+        );
     }
 }

@@ -233,9 +233,17 @@ mod tests {
                 cpus_per_task: 2,
                 mem: None,
             },
-            task: ["/bin/searchlab", "run", "/p/q.toml", "--out", "/o", "--set", "params.x=it's"]
-                .map(String::from)
-                .to_vec(),
+            task: [
+                "/bin/searchlab",
+                "run",
+                "/p/q.toml",
+                "--out",
+                "/o",
+                "--set",
+                "params.x=it's",
+            ]
+            .map(String::from)
+            .to_vec(),
             merge: ["/bin/searchlab", "merge", "/o/quickstart"]
                 .map(String::from)
                 .to_vec(),
@@ -268,16 +276,25 @@ mod tests {
         let merge = j.merge_text();
         assert!(merge.contains("#SBATCH --job-name=searchlab-quickstart-merge\n"));
         assert!(merge.contains("#SBATCH --kill-on-invalid-dep=yes\n"));
-        assert!(merge.ends_with("exec /bin/searchlab merge /o/quickstart\n"), "{merge}");
+        assert!(
+            merge.ends_with("exec /bin/searchlab merge /o/quickstart\n"),
+            "{merge}"
+        );
         let submit = j.submit_text();
         assert!(submit.contains("array=$(sbatch --parsable /o/slurm/quickstart/array.sbatch)\n"));
         assert!(submit.contains(
             "merge=$(sbatch --parsable --dependency=afterok:\"$array\" /o/slurm/quickstart/merge.sbatch)\n"
         ));
-        assert_eq!(j.task_log(12, 3), PathBuf::from("/o/slurm/quickstart/logs/quickstart-12_3.log"));
+        assert_eq!(
+            j.task_log(12, 3),
+            PathBuf::from("/o/slurm/quickstart/logs/quickstart-12_3.log")
+        );
         let mut r = j;
         r.merge_jobs = true;
-        assert!(r.merge_text().ends_with("merge /o/quickstart --jobs \"${SLURM_CPUS_PER_TASK:-1}\"\n"));
+        assert!(
+            r.merge_text()
+                .ends_with("merge /o/quickstart --jobs \"${SLURM_CPUS_PER_TASK:-1}\"\n")
+        );
     }
 
     #[test]
@@ -287,8 +304,13 @@ mod tests {
         assert_eq!(shell_word("$x"), "'$x'");
         assert_eq!(shell_word(""), "''");
         assert!(check_path(Path::new("/a/b-c_1.toml"), "config").is_ok());
-        let err = check_path(Path::new("/a b/c"), "--out").unwrap_err().to_string();
-        assert!(err.starts_with("--out \"/a b/c\": a path in a Slurm job script"), "{err}");
+        let err = check_path(Path::new("/a b/c"), "--out")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("--out \"/a b/c\": a path in a Slurm job script"),
+            "{err}"
+        );
         assert!(check_path(Path::new("rel/c"), "--out").is_err());
         assert!(check_path(Path::new("/a%j"), "--out").is_err());
         assert_eq!(ranges(&[0, 1, 2, 3]), "0-3");
