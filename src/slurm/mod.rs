@@ -286,16 +286,13 @@ struct Submitted {
 
 fn submit(target: &Target) -> anyhow::Result<Submitted> {
     let job = &target.job;
-    let names = [job.job_name(), format!("{}-merge", job.job_name())];
-    let queued = queue::queued_by_name(&names)?;
+    let queued = queue::queued_scripts(&[job.array_script(), job.merge_script()])?;
     if !queued.is_empty() {
-        let ids: Vec<&str> = queued.iter().map(|(id, _)| id.as_str()).collect();
         crate::user_bail!(
-            "{}: jobs of {} are still queued or running ({}); wait for them to end (squeue --me) or cancel them (scancel --name {}) before submitting again",
+            "{}: jobs of these scripts are still queued or running ({}); wait for them to end (squeue --me) or cancel them (scancel {}) before submitting again",
             job.folder.display(),
-            job.name,
-            ids.join(", "),
-            names.join(",")
+            queued.join(", "),
+            queued.join(" ")
         );
     }
     let at = SystemTime::now();

@@ -5,6 +5,7 @@
 //! quoting Slurm's own message.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 
 /// Runs a Slurm command and returns its standard output.
@@ -34,7 +35,7 @@ fn slurm(program: &str, args: &[String]) -> anyhow::Result<String> {
 }
 
 /// Submits a job script with extra `sbatch` options; returns the job id.
-pub fn sbatch(options: &[String], script: &std::path::Path) -> anyhow::Result<u64> {
+pub fn sbatch(options: &[String], script: &Path) -> anyhow::Result<u64> {
     let mut args = vec!["--parsable".to_string()];
     args.extend_from_slice(options);
     args.push(script.display().to_string());
@@ -48,12 +49,16 @@ fn parse_job_id(out: &str) -> Option<u64> {
     out.trim().split(';').next()?.trim().parse().ok()
 }
 
-/// The ids and states of this user's queued or running jobs named `names`.
-pub fn queued_by_name(names: &[String]) -> anyhow::Result<Vec<(String, String)>> {
-    let args = ["--me", "-h", "-o", "%i %T", "-n"].map(String::from);
-    let mut args = args.to_vec();
-    args.push(names.join(","));
-    Ok(pairs(&slurm("squeue", &args)?))
+/// The ids of this user's jobs, queued or running, that run one of `scripts`.
+pub fn queued_scripts(scripts: &[std::path::PathBuf]) -> anyhow::Result<Vec<String>> {
+    let args = ["--me", "-h", "-o", "%i|%o"].map(String::from);
+    let out = slurm("squeue", &args)?;
+    Ok(out
+        .lines()
+        .filter_map(|l| l.split_once('|'))
+        .filter(|(_, script)| scripts.iter().any(|s| Path::new(script.trim()) == s))
+        .map(|(id, _)| id.to_string())
+        .collect())
 }
 
 /// The ids (`12`, `12_3`, `12_[4-7]`) and states of the jobs `ids` still queued or

@@ -94,16 +94,16 @@ impl Job {
         let n = self.tasks;
         format!(
             "#!/bin/bash\n\
-             # The shards of {what}, written by `searchlab slurm`: task I of this job array\n\
-             # runs shard I of {n} of the plan into a journal of its own. Running a task again\n\
-             # computes only the runs its shard is still missing; `sbatch --array=1,3 {file}`\n\
-             # runs tasks 1 and 3 again alone (the shard count is written out below rather\n\
-             # than read from $SLURM_ARRAY_TASK_COUNT so that they keep their shards).\n\
+             # searchlab job array: the shards of {what}.\n\
+             # Task I runs shard I of {n} of the plan into a journal of its own. Running a\n\
+             # task again computes only the runs its shard still misses; `sbatch --array=1,3\n\
+             # array.sbatch` runs tasks 1 and 3 alone (the shard count is written out below,\n\
+             # not read from $SLURM_ARRAY_TASK_COUNT, so that they keep their shards).\n\
+             # Written by `searchlab slurm`.\n\
              {header}#SBATCH --array=0-{last}\n\
              set -euo pipefail\n\
              exec {command} \\\n    --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --jobs {JOBS}\n",
             what = self.what,
-            file = self.array_script().display(),
             header = self.header(&self.job_name(), &format!("{}-%A_%a.log", self.name)),
             last = n - 1,
             command = shell_words(&self.task),
@@ -119,9 +119,10 @@ impl Job {
         };
         format!(
             "#!/bin/bash\n\
-             # The merge of the shards of {what}, written by `searchlab slurm`: submitted\n\
-             # with --dependency=afterok:<the array's job id>, it runs once every task has\n\
-             # succeeded and writes the tables one machine would have written.\n\
+             # searchlab merge job: after the shards of {what}.\n\
+             # Submitted with --dependency=afterok:<the array's job id>, it runs once every\n\
+             # task has succeeded and writes the tables one machine would have written.\n\
+             # Written by `searchlab slurm`.\n\
              {header}#SBATCH --kill-on-invalid-dep=yes\n\
              set -euo pipefail\n\
              exec {command}{jobs}\n",
@@ -138,9 +139,10 @@ impl Job {
     pub fn submit_text(&self) -> String {
         format!(
             "#!/bin/bash\n\
-             # Submits the job array of {what}, then its merge job, which runs once every\n\
-             # task has succeeded. Written by `searchlab slurm`; `searchlab slurm ... --submit`\n\
-             # does the same but submits only the tasks whose shards still miss runs.\n\
+             # Submits the job array of {what},\n\
+             # then its merge job, which runs once every task has succeeded. Written by\n\
+             # `searchlab slurm`; `searchlab slurm ... --submit` does the same but submits\n\
+             # only the tasks whose shards still miss runs.\n\
              set -euo pipefail\n\
              array=$(sbatch --parsable {array})\n\
              array=${{array%%;*}}\n\
