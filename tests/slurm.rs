@@ -46,6 +46,23 @@ fn slurm(dir: &Path, args: &[&str]) -> common::Output {
     run_in(Some(dir), &all, "")
 }
 
+/// `searchlab slurm configs/quickstart.toml --tasks 4 --out OUT --submit --wait`.
+fn quickstart_array(out: &str) -> common::Output {
+    slurm(
+        root(),
+        &[
+            "configs/quickstart.toml",
+            "--tasks",
+            "4",
+            "--out",
+            out,
+            "--submit",
+            "--wait",
+            "--quiet",
+        ],
+    )
+}
+
 #[test]
 #[ignore = "needs a Slurm cluster: scripts/slurm-local.sh, then cargo test --release --test slurm -- --ignored"]
 fn a_job_array_of_quickstart_merges_into_the_single_machine_tables() {
@@ -54,19 +71,7 @@ fn a_job_array_of_quickstart_merges_into_the_single_machine_tables() {
     let out = tempfile::tempdir().unwrap();
     let o = out.path().to_str().unwrap();
     let started = Instant::now();
-    let r = slurm(
-        root(),
-        &[
-            "configs/quickstart.toml",
-            "--tasks",
-            "4",
-            "--out",
-            o,
-            "--submit",
-            "--wait",
-            "--quiet",
-        ],
-    );
+    let r = quickstart_array(o);
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
@@ -98,19 +103,7 @@ fn a_job_array_of_quickstart_merges_into_the_single_machine_tables() {
     assert_eq!(shard_runs, 240);
 
     // Submitted again, no task has work: only the merge job runs.
-    let again = slurm(
-        root(),
-        &[
-            "configs/quickstart.toml",
-            "--tasks",
-            "4",
-            "--out",
-            o,
-            "--submit",
-            "--wait",
-            "--quiet",
-        ],
-    );
+    let again = quickstart_array(o);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(
         again

@@ -201,6 +201,16 @@ fn create_dir(dir: &Path) -> anyhow::Result<()> {
     })
 }
 
+/// Before computing: checks the config's outputs against the plan's columns, and with
+/// `force` removes the journal the runs are about to be written to.
+fn prepare(config: &Config, plan: &Plan, journal_path: &Path, force: bool) -> anyhow::Result<()> {
+    if force && journal_path.exists() {
+        std::fs::remove_file(journal_path)
+            .with_context(|| format!("removing {}", journal_path.display()))?;
+    }
+    crate::pipeline::summary::check_outputs(config, plan)
+}
+
 /// Runs an experiment to completion: the runs no journal of its folder holds (shard
 /// journals included) are computed into `runs.jsonl`, then the tables of the whole
 /// plan, the manifest, summaries and plots are written.
@@ -217,11 +227,7 @@ pub fn run_experiment(
     // One process at a time writes an experiment's folder.
     let _lock = ExperimentLock::acquire(&dir)?;
     let journal_path = dir.join("runs.jsonl");
-    if opts.force && journal_path.exists() {
-        std::fs::remove_file(&journal_path)
-            .with_context(|| format!("removing {}", journal_path.display()))?;
-    }
-    crate::pipeline::summary::check_outputs(config, plan)?;
+    prepare(config, plan, &journal_path, opts.force)?;
     let Recorded {
         records: mut done,
         mut journals,
@@ -312,11 +318,7 @@ pub fn run_shard(
     let _lock =
         ExperimentLock::acquire_for(&dir, &shard.lock_file(), &format!("shard {shard} of "))?;
     let journal_path = shard.journal(&dir);
-    if opts.force && journal_path.exists() {
-        std::fs::remove_file(&journal_path)
-            .with_context(|| format!("removing {}", journal_path.display()))?;
-    }
-    crate::pipeline::summary::check_outputs(config, plan)?;
+    prepare(config, plan, &journal_path, opts.force)?;
     let mut done = if opts.force {
         HashMap::new()
     } else {
