@@ -10,6 +10,7 @@
 //! * [`rjm`], [`tiles`], [`pegsol`]: one folder per domain (model, algorithms, runner,
 //!   facts, figures, command-line programs), registered in [`domains`].
 //! * [`search`], [`local_search`]: generic algorithms over small traits.
+//! * [`slurm`]: job scripts that run an experiment's shards as a Slurm job array.
 //! * [`util`]: atomic writes, errors, prompts, seeded generators.
 //! * [`cli`]: the command line.
 
@@ -22,6 +23,7 @@ pub mod present;
 pub mod report;
 pub mod rjm;
 pub mod search;
+pub mod slurm;
 pub mod tiles;
 pub mod tune;
 pub mod util;

@@ -5,7 +5,7 @@
 //! leaves no temporary file.
 
 mod common;
-use common::root;
+use common::{reproducible, root};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -33,28 +33,6 @@ fn command(out: &Path) -> Command {
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     cmd
-}
-
-/// A CSV's text without its timing columns (names ending in _seconds or _per_second).
-fn reproducible(csv: &Path) -> String {
-    let text = std::fs::read_to_string(csv).unwrap_or_else(|e| panic!("{}: {e}", csv.display()));
-    let mut lines = text.lines();
-    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let keep: Vec<bool> = head
-        .iter()
-        .map(|h| !h.ends_with("_seconds") && !h.ends_with("_per_second"))
-        .collect();
-    text.lines()
-        .map(|l| {
-            l.split(',')
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .map(|(v, _)| v)
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A small seeded generator (xorshift), so the kill moments replay.

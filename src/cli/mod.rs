@@ -1,7 +1,8 @@
-//! The command line: `run`, `report` and `list` drive the pipeline; `rjm`, `tiles` and
-//! `pegsol` are the seeds' programs. Errors come back to `main` as one line.
+//! The command line: `run`, `report`, `merge` and `list` drive the pipeline, `slurm`
+//! spreads it over a cluster; `rjm`, `tiles` and `pegsol` are the seeds' programs.
+//! Errors come back to `main` as one line.
 
-use crate::pipeline::execute::{Options, run_experiment};
+use crate::pipeline::execute::{Options, ShardFinished, run_experiment, run_shard};
 use crate::pipeline::progress::Progress;
 use crate::present::figure::Better;
 use crate::report::{ReportOptions, load_studies, project_dir};
@@ -59,6 +60,17 @@ enum Command {
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
     },
+    /// Merge the journals of an experiment's shards (copies of its folder from several machines too) into its tables
+    Merge {
+        /// Experiment folders (e.g. outputs/quickstart); folders of one experiment are merged into the first
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Write the tables of the finished runs even when some runs are in no journal yet
+        #[arg(long)]
+        partial: bool,
+    },
+    /// Run an experiment (or the report's studies) on a Slurm cluster: a job array of shards, then a merge job
+    Slurm(crate::slurm::SlurmArgs),
     /// List the experiment configs and the studies of the report
     List,
     /// Rank the groups of a finished experiment, each tested against the best, and draw them
@@ -106,6 +118,9 @@ struct ExecArgs {
     /// No progress output
     #[arg(long)]
     quiet: bool,
+    /// Run only shard I of N (0-based) of each experiment: its own journal, no tables; `merge` (or a run without --shard) writes the tables
+    #[arg(long, value_name = "I/N")]
+    shard: Option<crate::pipeline::shard::Shard>,
 }
 
 impl ExecArgs {
@@ -126,8 +141,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let config = crate::pipeline::config::load(&config, &set)?;
             let plan = crate::pipeline::plan::plan(&config, &runners)?;
             let dir = crate::pipeline::execute::experiment_dir(&exec.out, &config.name);
-            let missing = crate::pipeline::execute::missing_runs(&plan, &dir, exec.force)?;
+            let missing =
+                crate::pipeline::execute::missing_in_shard(&plan, &dir, exec.force, exec.shard)?;
             let progress = Progress::new(missing as u64, exec.quiet);
+            if let Some(shard) = exec.shard {
+                let done = run_shard(&config, &plan, &exec.options(), shard, &progress)?;
+                progress.finish();
+                print_shard(&done)?;
+                return Ok(());
+            }
             let done = run_experiment(&config, &plan, &exec.options(), &progress)?;
             progress.finish();
             writeln!(
@@ -146,8 +168,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 exec: exec.options(),
                 studies,
                 quiet: exec.quiet,
+                shard: exec.shard,
             };
-            let path = crate::report::build(&runners, &crate::domains::functions(), &opts)?;
+            let functions = crate::domains::functions();
+            if let Some(shard) = exec.shard {
+                for done in crate::report::build_shard(&runners, &functions, &opts, shard)? {
+                    print_shard(&done)?;
+                }
+                return Ok(());
+            }
+            let path = crate::report::build(&runners, &functions, &opts)?;
             writeln!(std::io::stdout().lock(), "report: {}", path.display())?;
         }
         Command::Tune {
@@ -158,6 +188,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             exec,
             set,
         } => {
+            if exec.shard.is_some() {
+                crate::user_bail!(
+                    "tune does not take --shard: a race decides after every instance, so it runs on one machine (--jobs sets its threads)"
+                );
+            }
             let config = crate::pipeline::config::load(&config, &set)?;
             let plan = crate::pipeline::plan::plan(&config, &runners)?;
             let overrides = crate::tune::Overrides {
@@ -181,6 +216,31 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 t.dir.display()
             )?;
         }
+        Command::Merge { dirs, partial } => {
+            let mut out = std::io::stdout().lock();
+            for m in crate::pipeline::merge::merge(&dirs, &runners, partial)? {
+                let copied = if m.copied > 0 {
+                    format!(", {} copied into its runs.jsonl", m.copied)
+                } else {
+                    String::new()
+                };
+                let missing = if m.missing > 0 {
+                    format!(" ({} still missing)", m.missing)
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "{}: {} runs{missing} merged from {} journals{copied} in {:.1} s -> {}",
+                    m.name,
+                    m.runs - m.missing,
+                    m.journals,
+                    m.seconds,
+                    m.dir.display()
+                )?;
+            }
+        }
+        Command::Slurm(args) => crate::slurm::run(args, &runners)?,
         Command::List => list(&runners)?,
         Command::Compare {
             dir,
@@ -204,6 +264,38 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rjm(args) => crate::rjm::cli::run(args)?,
         Command::Tiles(args) => crate::tiles::cli::run(args)?,
         Command::Pegsol(args) => crate::pegsol::cli::run(args)?,
+    }
+    Ok(())
+}
+
+/// What a shard did, and what remains of its experiment.
+fn print_shard(done: &ShardFinished) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} shard {}: {} runs ({} computed, {} reused) in {:.1} s -> {}",
+        done.name,
+        done.shard,
+        done.runs,
+        done.computed,
+        done.runs - done.computed,
+        done.seconds,
+        done.journal.display()
+    )?;
+    if done.plan_done == done.plan_runs {
+        writeln!(
+            out,
+            "{}: all {} runs are done; `searchlab merge {}` writes the tables",
+            done.name,
+            done.plan_runs,
+            done.dir.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{}: {} of {} runs are done so far (the other shards have the rest)",
+            done.name, done.plan_done, done.plan_runs
+        )?;
     }
     Ok(())
 }

@@ -144,6 +144,10 @@ pub struct Config {
     pub source: String,
     /// The file's text with overrides applied, as TOML, for the manifest.
     pub resolved: toml::Table,
+    /// The file's text and the `--set` overrides as given: [`parse`] of these (with
+    /// `source`) gives this config again, which is how `merge` rebuilds a shard's plan.
+    pub text: String,
+    pub overrides: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -335,6 +339,8 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         tune: None,
         source: source.to_string(),
         resolved: toml::Table::new(),
+        text: text.to_string(),
+        overrides: overrides.to_vec(),
     };
     let base = Variant {
         name: String::new(),

@@ -241,7 +241,13 @@ pub struct ExperimentLock {
 
 impl ExperimentLock {
     pub fn acquire(dir: &Path) -> anyhow::Result<ExperimentLock> {
-        let path = dir.join(LOCK_FILE);
+        ExperimentLock::acquire_for(dir, LOCK_FILE, "")
+    }
+
+    /// The lock file `file` in `dir` (a shard's own lock); the refusal says the holder
+    /// is running `part` (e.g. "shard 1/4 of ") this experiment.
+    pub fn acquire_for(dir: &Path, file: &str, part: &str) -> anyhow::Result<ExperimentLock> {
+        let path = dir.join(file);
         let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -259,7 +265,7 @@ impl ExperimentLock {
                     Err(_) => "another process".to_string(),
                 };
                 crate::user_bail!(
-                    "{}: {holder} is running this experiment; wait for it to finish (or stop it) and run again",
+                    "{}: {holder} is running {part}this experiment; wait for it to finish (or stop it) and run again",
                     path.display()
                 );
             }

@@ -14,10 +14,14 @@ pub mod markdown;
 pub mod study;
 
 use crate::pipeline::config::Config;
-use crate::pipeline::execute::{Finished, Options, experiment_dir, missing_runs, run_experiment};
+use crate::pipeline::execute::{
+    Finished, Options, ShardFinished, experiment_dir, missing_in_shard, run_experiment, run_shard,
+};
 use crate::pipeline::params::Value;
+use crate::pipeline::plan::Plan;
 use crate::pipeline::progress::Progress;
 use crate::pipeline::runner::Runner;
+use crate::pipeline::shard::Shard;
 use crate::present::facts::{Fact, Facts, fill};
 use blocks::{Functions, Renderer, Tables};
 use std::collections::{BTreeMap, BTreeSet};
@@ -80,6 +84,8 @@ pub struct ReportOptions {
     /// Studies to render (empty: every default study).
     pub studies: Vec<String>,
     pub quiet: bool,
+    /// Run only this shard of every experiment ([`build_shard`]).
+    pub shard: Option<Shard>,
 }
 
 /// Picks the studies to render: the named ones, or every default one.
@@ -101,13 +107,23 @@ fn choose(all: Vec<Study>, names: &[String]) -> anyhow::Result<Vec<Study>> {
         .collect()
 }
 
-/// Runs the studies' experiments and writes `<out>/report/report.md`. Returns its path.
-pub fn build(
-    runners: &[Box<dyn Runner>],
+/// An experiment a study reads: its name, config and plan; whether a study reads its
+/// runs, and its tuning if one reads that.
+pub struct Work<'a> {
+    pub name: String,
+    pub config: Config,
+    pub plan: Plan<'a>,
+    pub runs: bool,
+    pub tune: Option<crate::tune::spec::TuneSpec>,
+}
+
+/// The chosen studies, and each experiment they read (once) with its config and plan;
+/// the number of runs still to compute (of `shard` only, if given).
+pub fn plan_studies<'a>(
+    runners: &'a [Box<dyn Runner>],
     functions: &Functions,
     opts: &ReportOptions,
-) -> anyhow::Result<PathBuf> {
-    let started = Instant::now();
+) -> anyhow::Result<(Vec<Study>, Vec<Work<'a>>, u64)> {
     let studies = choose(load_studies(functions)?, &opts.studies)?;
     let mut names: Vec<String> = Vec::new();
     for e in studies.iter().flat_map(Study::experiments) {
@@ -123,35 +139,80 @@ pub fn build(
     for name in &names {
         let config = crate::pipeline::config::load(&configs_dir.join(format!("{name}.toml")), &[])?;
         let plan = crate::pipeline::plan::plan(&config, runners)?;
-        if runs.contains(name) {
+        let reads_runs = runs.contains(name);
+        if reads_runs {
             let dir = experiment_dir(&opts.exec.out, &config.name);
-            total += missing_runs(&plan, &dir, opts.exec.force)? as u64;
+            total += missing_in_shard(&plan, &dir, opts.exec.force, opts.shard)? as u64;
         }
-        let spec = if tunes.contains(name) {
+        // A race decides after every instance: tunings run in the unsharded report.
+        let tune = if tunes.contains(name) && opts.shard.is_none() {
             let spec = crate::tune::spec_of(&config, &crate::tune::Overrides::default())?;
             total += crate::tune::most_evaluations(&plan, &spec);
             Some(spec)
         } else {
             None
         };
-        work.push((name.clone(), config, plan, spec));
+        work.push(Work {
+            name: name.clone(),
+            config,
+            plan,
+            runs: reads_runs,
+            tune,
+        });
     }
     for s in &studies {
         check_columns(s, &work)?;
     }
+    Ok((studies, work, total))
+}
+
+/// `report --shard I/N`: runs shard I/N of every experiment of the chosen studies (see
+/// [`crate::pipeline::shard`]) and renders nothing; a later `report` merges them.
+pub fn build_shard(
+    runners: &[Box<dyn Runner>],
+    functions: &Functions,
+    opts: &ReportOptions,
+    shard: Shard,
+) -> anyhow::Result<Vec<ShardFinished>> {
+    let (_, work, total) = plan_studies(runners, functions, opts)?;
+    let progress = Progress::new(total, opts.quiet);
+    let done = work
+        .iter()
+        .filter(|w| w.runs)
+        .map(|w| run_shard(&w.config, &w.plan, &opts.exec, shard, &progress))
+        .collect();
+    progress.finish();
+    done
+}
+
+/// Runs the studies' experiments and writes `<out>/report/report.md`. Returns its path.
+pub fn build(
+    runners: &[Box<dyn Runner>],
+    functions: &Functions,
+    opts: &ReportOptions,
+) -> anyhow::Result<PathBuf> {
+    let started = Instant::now();
+    let (studies, work, total) = plan_studies(runners, functions, opts)?;
     let progress = Progress::new(total, opts.quiet);
     let mut tables = Tables::default();
     let mut finished: Vec<Finished> = Vec::new();
     let mut tuned: Vec<(String, crate::tune::Tuned)> = Vec::new();
-    for (name, config, plan, spec) in &work {
+    for Work {
+        name,
+        config,
+        plan,
+        runs,
+        tune,
+    } in &work
+    {
         tables.configs.insert(name.clone(), config.clone());
-        if runs.contains(name) {
+        if *runs {
             let f = run_experiment(config, plan, &opts.exec, &progress)?;
             tables.results.insert(name.clone(), f.results.clone());
             tables.anytime.insert(name.clone(), f.anytime.clone());
             finished.push(f);
         }
-        if let Some(spec) = spec {
+        if let Some(spec) = tune {
             let t = crate::tune::tune(config, plan, spec, &opts.exec, &progress)?;
             let key = |s: Source| s.key(name);
             tables.results.insert(key(Source::Tuned), t.heldout.clone());
@@ -218,21 +279,13 @@ pub fn build(
     Ok(path)
 }
 
-/// An experiment of the report: its name, config, plan, and tuning if a study reads it.
-type Work<'a> = (
-    String,
-    Config,
-    crate::pipeline::plan::Plan<'a>,
-    Option<crate::tune::spec::TuneSpec>,
-);
-
 /// Checks, before anything runs, that every column a study's blocks name is one their
 /// experiment's tables will have.
 fn check_columns(s: &Study, work: &[Work]) -> anyhow::Result<()> {
     for q in &s.questions {
         for b in &q.blocks {
             let Some(e) = &b.experiment else { continue };
-            let Some((_, _, plan, _)) = work.iter().find(|(n, ..)| n == e) else {
+            let Some(Work { plan, .. }) = work.iter().find(|w| &w.name == e) else {
                 continue;
             };
             let known = match (b.source, b.kind.reads_anytime()) {

@@ -281,12 +281,7 @@ pub fn tune(
         );
     }
     let dir = tune_dir(&opts.out, &plan.experiment);
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        crate::util::error::environment_error(
-            anyhow::Error::new(e).context(format!("creating {}", dir.display())),
-            &format!("{}: cannot create the output folder", dir.display()),
-        )
-    })?;
+    crate::pipeline::execute::create_dir(&dir)?;
     let _lock = ExperimentLock::acquire(&dir)?;
     let journal = dir.join("evaluations.jsonl");
     if opts.force && journal.exists() {
@@ -443,8 +438,11 @@ fn compute_missing<'r>(
     stage: &mut crate::pipeline::progress::Stage,
 ) -> anyhow::Result<usize> {
     let todo: Vec<&Run> = runs.filter(|r| !done.contains_key(&r.key)).collect();
-    compute(plan, &todo, journal, jobs, done, stage, |_| Ok(()))?;
-    Ok(todo.len())
+    let n = todo.len();
+    if n > 0 {
+        compute(plan, todo, jobs, journal, done, stage, |_| Ok(()))?;
+    }
+    Ok(n)
 }
 
 /// One row per candidate of every race.

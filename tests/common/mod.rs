@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests: run the binary with arguments and stdin,
-//! run a config of the project, read a results CSV, check a user error.
+//! run a config of the project, read a results CSV, check a user error, make a small
+//! project folder with a study.
 
 #![allow(dead_code)]
 
@@ -100,4 +101,109 @@ pub fn assert_user_error(out: &Output, needle: &str) {
         out.stderr
     );
     assert!(!out.stderr.contains("panicked"), "no panic: {}", out.stderr);
+}
+
+/// A project folder with one small config (`toy`, the quickstart sweep) and one study
+/// of it, for `report` and `slurm --study`.
+pub fn toy_project() -> tempfile::TempDir {
+    let p = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(p.path().join("configs")).unwrap();
+    std::fs::create_dir_all(p.path().join("experiments")).unwrap();
+    let quickstart = std::fs::read_to_string(root().join("configs/quickstart.toml")).unwrap();
+    std::fs::write(
+        p.path().join("configs/toy.toml"),
+        quickstart.replace("name = \"quickstart\"", "name = \"toy\""),
+    )
+    .unwrap();
+    std::fs::write(
+        p.path().join("experiments/toy.toml"),
+        r#"title = "A toy study"
+intro = "{config.toy.replicates} seeds per setting."
+
+[[question]]
+title = "Which decay designs the longest mazes?"
+answer = "**{by_decay.best.group}** is best (median {by_decay.best.median:~1})."
+
+[[question.block]]
+kind = "compare"
+name = "by_decay"
+experiment = "toy"
+group = "decay"
+metric = "best_path_length"
+better = "higher"
+
+[[question.block]]
+kind = "box"
+experiment = "toy"
+x = "decay"
+metric = "best_path_length"
+title = "Best path length per decay"
+"#,
+    )
+    .unwrap();
+    p
+}
+
+/// A CSV's text without its timing columns (names ending in _seconds or _per_second).
+pub fn reproducible(csv: &Path) -> String {
+    let text = std::fs::read_to_string(csv).unwrap_or_else(|e| panic!("{}: {e}", csv.display()));
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let keep: Vec<bool> = head
+        .iter()
+        .map(|h| !h.ends_with("_seconds") && !h.ends_with("_per_second"))
+        .collect();
+    text.lines()
+        .map(|l| {
+            l.split(',')
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(v, _)| v)
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Asserts that two folders of the quickstart experiment hold the same tables (timing columns aside),
+/// summaries and figures (to the byte).
+pub fn assert_same_outputs(a: &Path, b: &Path) {
+    for table in ["results.csv", "anytime.csv"] {
+        let (x, y) = (reproducible(&a.join(table)), reproducible(&b.join(table)));
+        assert!(x.lines().count() > 200, "{table} has the whole plan");
+        if x != y {
+            let diff = x.lines().zip(y.lines()).find(|(p, q)| p != q);
+            panic!("{table} differs: {diff:?}");
+        }
+    }
+    for file in [
+        "summary_by_setting.csv",
+        "summary_by_setting.parquet",
+        "anytime.parquet",
+        "heatmap.png",
+        "heatmap.svg",
+        "anytime.svg",
+        "path_length_by_t0.png",
+    ] {
+        assert!(
+            std::fs::read(a.join(file)).unwrap() == std::fs::read(b.join(file)).unwrap(),
+            "{file} differs"
+        );
+    }
+}
+
+/// The report without its last section (runs computed now, seconds).
+pub fn findings(report: &Path) -> String {
+    let text = std::fs::read_to_string(report).unwrap();
+    text.split("## Experiments").next().unwrap().to_string()
+}
+
+/// The number before " computed" in a run's summary line.
+pub fn computed(stdout: &str) -> usize {
+    let at = stdout.find(" computed").expect("a summary line");
+    stdout[..at]
+        .rsplit('(')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"))
 }
