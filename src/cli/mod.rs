@@ -315,9 +315,14 @@ fn list(runners: &[Box<dyn crate::pipeline::runner::Runner>]) -> anyhow::Result<
         let runs = crate::pipeline::plan::plan(&config, runners)
             .map(|p| p.runs.len().to_string())
             .unwrap_or_else(|e| format!("invalid: {e}"));
+        let tune = if config.tune.is_some() {
+            " [searchlab tune]"
+        } else {
+            ""
+        };
         writeln!(
             out,
-            "  {:<22} {}/{}, {} runs  {}",
+            "  {:<22} {}/{}, {} runs  {}{tune}",
             config.name, config.domain.value, config.algorithm.value, runs, config.description
         )?;
     }
