@@ -1206,7 +1206,7 @@ pub fn shared(
 pub fn progress_lines(groups: &[Vec<u8>]) -> impl Fn(usize, u64, u64) + '_ {
     let last = std::cell::Cell::new((usize::MAX, 0u64));
     move |i, done, total| {
-        let quarter = if total == 0 { 4 } else { done * 4 / total };
+        let quarter = (done * 4).checked_div(total).unwrap_or(4);
         if last.get() == (i, quarter) {
             return;
         }
