@@ -1299,7 +1299,8 @@ mod tests {
     fn a_pattern_of_every_tile_gives_exact_3x3_distances() {
         // With all eight tiles in one pattern the abstract space is the puzzle itself.
         let goal = goal3();
-        let h = heuristic(&goal, "1,2,3,4,5,6,7,8", false);
+        let h = heuristic(&goal, "1,2,3,4,5,6,7,8", true);
+        assert!(h.reflection.is_some());
         let t = &h.tables[0];
         assert_eq!(t.pattern.entries(), 362_880);
         // Only the placements of the goal's parity are reachable; the histogram is the
@@ -1309,6 +1310,8 @@ mod tests {
         for (d, layer) in boards_by_distance(&goal).iter().enumerate() {
             for b in layer {
                 assert_eq!(h.evaluate_plain(&b.cells) as usize, d, "{}", b.list());
+                // The reflected state is as far from the goal: the maximum is exact too.
+                assert_eq!(h.evaluate(&b.cells) as usize, d, "{}", b.list());
             }
         }
     }
