@@ -149,3 +149,113 @@ fn pdb_solve_builds_then_loads_the_cache_and_rebuilds_a_corrupted_table() {
         "two groups",
     );
 }
+
+#[test]
+fn pdb_heuristic_names_work_with_solve_and_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("pdb");
+    let cache = cache.to_str().unwrap();
+    // `--heuristic pdb:PARTITION` is `--pdb PARTITION`: the 8-puzzle's 31-move state.
+    let out = solve_text(
+        "8 6 7 2 5 4 3 0 1",
+        &["--heuristic", "pdb:1,2,3,4/5,6,7,8", "--cache", cache],
+    );
+    assert!(out.stdout.contains("Solution = 31"), "{}", out.stderr);
+    assert!(
+        out.stdout.contains("Initial Estimate = 29"),
+        "{}",
+        out.stdout
+    );
+    assert_user_error(
+        &solve_text(
+            "8 6 7 2 5 4 3 0 1",
+            &["--heuristic", "pdb:7-8", "--cache", cache],
+        ),
+        "partition 7-8 is for the 4x4 board",
+    );
+    assert_user_error(
+        &solve_text(
+            "8 6 7 2 5 4 3 0 1",
+            &["--heuristic", "pdb:1,2/3", "--algorithm", "bfs"],
+        ),
+        "pattern databases work with --algorithm ida",
+    );
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    writeln!(f, "2 5 1 4 0 6 7 8 3").unwrap();
+    assert_user_error(
+        &run(&[
+            "successors",
+            f.path().to_str().unwrap(),
+            "--heuristic",
+            "pdb:1,2/3",
+        ]),
+        "tiles successors takes manhattan",
+    );
+    assert_eq!(
+        solve_text("1 2 3 4 5 6 7 8 0", &["--heuristic", "pdb:"]).code,
+        2
+    );
+    // The batch runs through the pipeline's tiles/ida with the named partition: the 15-puzzle
+    // assignment's instance 2 (optimal 55 moves) with 5-5-5, the tables built into --cache.
+    let out_dir = dir.path().join("out");
+    let out = run(&[
+        "batch",
+        "--set",
+        "assignment",
+        "--ids",
+        "2",
+        "--heuristic",
+        "manhattan,pdb:5-5-5",
+        "--cache",
+        cache,
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--csv",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let rows: Vec<Vec<&str>> = out
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", out.stdout);
+    assert_eq!(
+        (rows[0][2], rows[0][5], rows[0][7]),
+        ("manhattan", "55", "15300442")
+    );
+    assert_eq!((rows[1][2], rows[1][5]), ("pdb:5-5-5", "55"));
+    let pdb_nodes: u64 = rows[1][7].parse().unwrap();
+    assert!(pdb_nodes < 15_300_442 / 10, "{pdb_nodes}");
+    let h0: u32 = rows[1][3].parse().unwrap();
+    assert!((43..=55).contains(&h0), "{h0}");
+    let tables = std::fs::read_dir(dir.path().join("pdb")).unwrap().count();
+    assert_eq!(tables, 3 + 2, "5-5-5's three tables beside the 4-4 pair");
+    assert!(
+        out.stderr
+            .contains("building the pattern database of tiles"),
+        "{}",
+        out.stderr
+    );
+    // A partition written out is split at its commas: refused, as the pipeline takes names.
+    assert_user_error(
+        &run(&[
+            "batch",
+            "--heuristic",
+            "pdb:1,2/3",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]),
+        "\"2/3\" is not a heuristic",
+    );
+    assert_user_error(
+        &run(&[
+            "batch",
+            "--heuristic",
+            "pdb:1-2",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]),
+        "a custom partition works with tiles solve",
+    );
+}

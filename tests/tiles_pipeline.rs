@@ -137,4 +137,19 @@ fn bad_tiles_settings_are_one_line_errors() {
     assert_user_error(&r, "depth");
     let r = run_in(Some(root()), &["report", "--study", "korf99"], "");
     assert_user_error(&r, "unknown study");
+    // A pattern database of another board, or one not built in: one line each.
+    let r = run_config(
+        "tiles_assignment",
+        out.path(),
+        &["--quiet"],
+        &["sweep.instance=[2]", "sweep.heuristic=[\"pdb:6-6-6-6\"]"],
+    );
+    assert_user_error(&r, "partition 6-6-6-6 is for the 5x5 board, not 4x4");
+    let r = run_config(
+        "tiles_assignment",
+        out.path(),
+        &["--quiet"],
+        &["sweep.heuristic=[\"pdb:1,2/3\"]"],
+    );
+    assert_user_error(&r, "pdb:7-8");
 }

@@ -80,9 +80,39 @@ pub struct BoardArgs {
     /// and larger, last on smaller boards).
     #[arg(long)]
     pub goal: Option<String>,
-    /// The heuristic (all are admissible; see the values).
-    #[arg(long, value_enum, default_value = "manhattan")]
-    pub heuristic: Heuristic,
+    /// The heuristic, all admissible: manhattan, linear (+ linear conflicts), corner
+    /// (+ corner tiles), last (+ last moves), all (the three added), or with IDA* the
+    /// additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8
+    /// (15-puzzle), pdb:6-6-6-6 (24-puzzle), or groups of tiles like pdb:1,2,3,4/5,6,7,8.
+    #[arg(long, default_value = "manhattan", value_parser = heuristic_name)]
+    pub heuristic: String,
+}
+
+/// Checks a `--heuristic` value: a classic heuristic's name or `pdb:PARTITION` (the
+/// partition is checked against the board later).
+fn heuristic_name(text: &str) -> Result<String, String> {
+    let ok = Heuristic::from_name(text).is_some()
+        || pdb::heuristic_partition(text).is_some_and(|p| !p.trim().is_empty());
+    if ok {
+        Ok(text.trim().to_string())
+    } else {
+        Err(format!(
+            "{text:?} is not a heuristic (expected {} or pdb:PARTITION, e.g. pdb:7-8 or pdb:1,2,3/4,5,6)",
+            Heuristic::NAMES.join(", ")
+        ))
+    }
+}
+
+/// The classic heuristic of a `--heuristic` value; pattern databases are refused with
+/// what takes them.
+fn classic_heuristic(name: &str, what: &str) -> anyhow::Result<Heuristic> {
+    match Heuristic::from_name(name) {
+        Some(h) => Ok(h),
+        None => user_bail!(
+            "--heuristic {name}: {what} takes {} (pattern databases work with IDA*: tiles solve --algorithm ida, tiles batch)",
+            Heuristic::NAMES.join(", ")
+        ),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -115,7 +145,8 @@ pub struct SolveArgs {
     pub memory_limit: u64,
     /// IDA* with additive pattern databases instead of `--heuristic` (with the reflection
     /// about the diagonal): `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, or groups of tiles like
-    /// `1,2,3,4/5,6,7,8`; missing tables are built into the cache first.
+    /// `1,2,3,4/5,6,7,8`; missing tables are built into the cache first. The same as
+    /// `--heuristic pdb:PARTITION`.
     #[arg(long)]
     pub pdb: Option<String>,
     /// The pattern-database cache folder.
@@ -152,9 +183,13 @@ pub struct BatchArgs {
     /// Instance ids, e.g. `1,2,5-9` (default: the whole set).
     #[arg(long)]
     pub ids: Option<String>,
-    /// Heuristics, comma-separated (e.g. `manhattan,linear,all`).
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "manhattan")]
-    pub heuristic: Vec<Heuristic>,
+    /// Heuristics, comma-separated (e.g. `manhattan,linear,all,pdb:7-8`): the classic ones
+    /// and the named pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6.
+    #[arg(long, value_delimiter = ',', default_value = "manhattan", value_parser = heuristic_name)]
+    pub heuristic: Vec<String>,
+    /// The pattern-database cache folder (default: outputs/pdb, or $SEARCHLAB_PDB_CACHE).
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
     /// Move order (Korf's ULRD by default here, so counts compare with his table).
     #[arg(long, default_value = "ULRD")]
     pub move_order: String,
@@ -178,12 +213,8 @@ pub fn run(args: TilesArgs) -> anyhow::Result<()> {
         TilesCommand::Solve(a) => solve(&a)?,
         TilesCommand::Successors(a) => {
             let (start, goal) = load(&a)?;
-            format::successor_lines(&Problem::new(
-                start,
-                goal,
-                MoveOrder::default(),
-                a.heuristic,
-            ))
+            let h = classic_heuristic(&a.heuristic, "tiles successors")?;
+            format::successor_lines(&Problem::new(start, goal, MoveOrder::default(), h))
         }
         TilesCommand::Census(a) => census_cmd(&a)?,
         TilesCommand::Batch(a) => batch(&a)?,
@@ -298,9 +329,13 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
 fn solve(a: &SolveArgs) -> anyhow::Result<String> {
     let (start, goal) = load(&a.board)?;
     let order = MoveOrder::parse(&a.move_order)?;
-    if let Some(partition) = &a.pdb {
+    let partition = a
+        .pdb
+        .as_deref()
+        .or_else(|| pdb::heuristic_partition(&a.board.heuristic));
+    if let Some(partition) = partition {
         if a.algorithm != Algorithm::Ida || start.blanks() != 1 {
-            user_bail!("--pdb works with --algorithm ida on one-blank boards");
+            user_bail!("pattern databases work with --algorithm ida on one-blank boards");
         }
         let (h, _) = pdb_heuristic(partition, &goal, &a.cache)?;
         let r = if a.parallel && a.expand_limit.is_none() {
@@ -317,8 +352,8 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         }
         return Ok(s);
     }
-    let problem =
-        Problem::new(start, goal, order, a.board.heuristic).with_memory_limit(a.memory_limit);
+    let heuristic = classic_heuristic(&a.board.heuristic, "tiles solve")?;
+    let problem = Problem::new(start, goal, order, heuristic).with_memory_limit(a.memory_limit);
     let out_of_memory = |name: &str, stored: u64| {
         user_error!(
             "{name} stopped after expanding {stored} states: its stored states would pass the memory limit of {} (--memory-limit raises it; ida stores no states)",
@@ -332,7 +367,7 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
     Ok(match a.algorithm {
         Algorithm::Ida => {
             let r = if start.blanks() == 1 {
-                ida::solve(&start, &goal, a.board.heuristic, order, a.expand_limit)
+                ida::solve(&start, &goal, heuristic, order, a.expand_limit)
             } else {
                 generic_ida(&problem, a.expand_limit)
             };
@@ -504,12 +539,7 @@ fn batch_runs(
     }
     text.push_str(&format!(
         "[sweep]\nheuristic = [{}]\ninstance = [{}]\n",
-        list(
-            a.heuristic
-                .iter()
-                .map(|h| format!("{:?}", h.name()))
-                .collect()
-        ),
+        list(a.heuristic.iter().map(|h| format!("{h:?}")).collect()),
         list(instances.iter().map(|i| i.id.to_string()).collect())
     ));
     let config = crate::pipeline::config::parse(&text, "tiles batch", &[])?;
@@ -529,6 +559,17 @@ fn batch_runs(
 
 fn batch(a: &BatchArgs) -> anyhow::Result<String> {
     let order = MoveOrder::parse(&a.move_order)?;
+    for h in &a.heuristic {
+        if !crate::tiles::runner::IDA_HEURISTICS.contains(&h.as_str()) {
+            user_bail!(
+                "--heuristic {h}: tiles batch takes {} (a custom partition works with tiles solve)",
+                crate::tiles::runner::IDA_HEURISTICS.join(", ")
+            );
+        }
+    }
+    if let Some(dir) = &a.cache {
+        pdb::set_pipeline_cache(dir);
+    }
     let instances = match &a.ids {
         Some(text) => parse_ids(text)?
             .into_iter()
@@ -537,9 +578,9 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         None => a.set.instances(),
     };
     let mut jobs = Vec::new();
-    for &h in &a.heuristic {
+    for h in &a.heuristic {
         for inst in &instances {
-            jobs.push((h, inst.clone()));
+            jobs.push((h.as_str(), inst.clone()));
         }
     }
     let results = batch_runs(a, &order, &instances)?;
@@ -548,7 +589,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         s.push_str("set,id,heuristic,h0,optimal,solution_length,thresholds,generated,expanded,time_seconds,nodes_per_second\n");
     }
     let mut mismatches = Vec::new();
-    let mut totals: Vec<(Heuristic, u64, u64, f64, usize)> = Vec::new();
+    let mut totals: Vec<(&str, u64, u64, f64, usize)> = Vec::new();
     for ((h, inst), r) in jobs.iter().zip(&results) {
         let len = r.solution_length.map(|l| l as u32);
         if len.is_some_and(|l| l != inst.optimal) {
@@ -617,7 +658,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
     }
     if !a.csv {
         s.push_str(&format!(
-            "\nTotals over {} instance(s)\n{:<10} {:>6} {:>19} {:>19} {:>10} {:>13} {:>10}\n",
+            "\nTotals over {} instance(s)\n{:<11} {:>6} {:>19} {:>19} {:>10} {:>13} {:>10}\n",
             instances.len(),
             "heuristic",
             "solved",
@@ -629,15 +670,15 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         ));
         let base = totals
             .iter()
-            .find(|t| t.0 == Heuristic::Manhattan)
+            .find(|t| t.0 == Heuristic::Manhattan.name())
             .map(|t| t.1);
         for (h, g, e, secs, solved) in &totals {
             let red = base.map_or("-".to_string(), |b| {
                 format!("{:.2}x", b as f64 / (*g).max(1) as f64)
             });
             s.push_str(&format!(
-                "{:<10} {:>6} {:>19} {:>19} {:>10.2} {:>13} {:>10}\n",
-                h.name(),
+                "{:<11} {:>6} {:>19} {:>19} {:>10.2} {:>13} {:>10}\n",
+                h,
                 solved,
                 thousands(*g),
                 thousands(*e),

@@ -2,7 +2,8 @@
 //! assignment's published table against our runs (`tiles.assignment`), each heuristic's
 //! total nodes and its reduction against Manhattan distance (`tiles.reduction`), and
 //! Korf's (1985) published node counts and optimal lengths against our runs
-//! (`tiles.korf1985`).
+//! (`tiles.korf1985`), and a table like Korf & Felner's (2002) Table 1 per heuristic
+//! (`tiles.heuristics`).
 
 use crate::pipeline::table::{floats, texts};
 use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts};
@@ -17,6 +18,11 @@ pub const FACTS: &[FactFunction] = &[
         name: "tiles.reduction",
         facts: &["best", "best_reduction", "instances", "["],
         compute: reduction,
+    },
+    FactFunction {
+        name: "tiles.heuristics",
+        facts: &["instances", "fastest", "["],
+        compute: heuristics,
     },
     FactFunction {
         name: "tiles.korf1985",
@@ -176,5 +182,73 @@ fn korf1985(input: &FactInput) -> anyhow::Result<Facts> {
             differ.join(", ")
         },
     );
+    Ok(f)
+}
+
+/// Korf & Felner's (2002) mean nodes generated per instance on Korf's 100 with the 7-8
+/// partition and its reflection (the figure issue 12 quotes), by heuristic name.
+const KORF_FELNER_NODES: &[(&str, f64)] = &[("pdb:7-8", 36_710.0)];
+
+/// Per heuristic, over the instances every heuristic solved (like Korf & Felner's
+/// Table 1): mean h(s0), mean generated nodes (rounded), total search seconds, generated
+/// nodes per second over them (rounded), the tables' memory in MB (0 without tables) and the published mean
+/// nodes where known (`published_nodes`, NaN elsewhere) and ours over it
+/// (`published_ratio`). `fastest` is the heuristic with
+/// the least total seconds.
+fn heuristics(input: &FactInput) -> anyhow::Result<Facts> {
+    let hs = texts(input.results, "heuristic")?;
+    let ids = floats(input.results, "instance")?;
+    let h0 = floats(input.results, "h0")?;
+    let generated = floats(input.results, "generated")?;
+    let seconds = floats(input.results, "time_seconds")?;
+    let solved = floats(input.results, "solution_length")?;
+    let bytes = floats(input.results, "heuristic_bytes")?;
+    let mut names: Vec<&String> = Vec::new();
+    for h in &hs {
+        if !names.contains(&h) {
+            names.push(h);
+        }
+    }
+    let solved_by = |id: f64, h: &str| {
+        (0..hs.len()).any(|i| hs[i] == h && ids[i] == Some(id) && solved[i].is_some())
+    };
+    let common = |i: usize| ids[i].is_some_and(|id| names.iter().all(|h| solved_by(id, h)));
+    let mut f = Facts::default();
+    let mut fastest = (String::new(), f64::INFINITY);
+    let mut instances = 0usize;
+    for h in &names {
+        let rows: Vec<usize> = (0..hs.len())
+            .filter(|&i| hs[i] == **h && common(i))
+            .collect();
+        let n = rows.len() as f64;
+        let sum = |v: &[Option<f64>]| rows.iter().filter_map(|&i| v[i]).sum::<f64>();
+        let (nodes, secs) = (sum(&generated), sum(&seconds));
+        let memory = rows.iter().filter_map(|&i| bytes[i]).fold(0.0, f64::max) / 1e6;
+        let published = KORF_FELNER_NODES
+            .iter()
+            .find(|(name, _)| name == h)
+            .map_or(f64::NAN, |p| p.1);
+        f.set(format!("[{h}].instances"), rows.len());
+        f.set(format!("[{h}].h0"), sum(&h0) / n);
+        f.set(format!("[{h}].generated"), (nodes / n).round());
+        f.set(format!("[{h}].published_nodes"), published);
+        f.set(format!("[{h}].published_ratio"), nodes / n / published);
+        f.set(format!("[{h}].time_seconds"), secs);
+        f.set(
+            format!("[{h}].nodes_per_second"),
+            if secs > 0.0 {
+                (nodes / secs).round()
+            } else {
+                f64::NAN
+            },
+        );
+        f.set(format!("[{h}].memory_mb"), memory);
+        if secs < fastest.1 {
+            fastest = (h.to_string(), secs);
+        }
+        instances = rows.len();
+    }
+    f.set("instances", instances);
+    f.set("fastest", fastest.0);
     Ok(f)
 }

@@ -41,9 +41,11 @@ use super::board::{Board, Dir, MAX_CELLS, Shape};
 use crate::user_bail;
 use anyhow::Context;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// Where tables are cached unless the caller says otherwise.
@@ -1125,6 +1127,98 @@ impl PdbHeuristic {
     }
 }
 
+/// The heuristic names of the built-in partitions (`pdb:7-8`), as the pipeline's
+/// `tiles/ida` accepts them beside the classic heuristics.
+pub const HEURISTIC_NAMES: &[&str] = &["pdb:5-5-5", "pdb:6-6-3", "pdb:7-8", "pdb:6-6-6-6"];
+
+/// The partition text of a heuristic name `pdb:PARTITION`, or `None` for other names.
+pub fn heuristic_partition(name: &str) -> Option<&str> {
+    name.trim().strip_prefix("pdb:")
+}
+
+/// The cache folder runs of the pipeline use: the one [`set_pipeline_cache`] gave
+/// (`tiles batch --cache`), else the environment variable `SEARCHLAB_PDB_CACHE`, else
+/// [`DEFAULT_CACHE_DIR`] (relative to the working folder).
+pub fn pipeline_cache() -> PathBuf {
+    if let Some(dir) = PIPELINE_CACHE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+    {
+        return dir;
+    }
+    std::env::var_os("SEARCHLAB_PDB_CACHE")
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from(DEFAULT_CACHE_DIR), PathBuf::from)
+}
+
+/// Makes the pipeline's runs in this process use `dir` as the cache folder.
+pub fn set_pipeline_cache(dir: &Path) {
+    *PIPELINE_CACHE.lock().unwrap_or_else(|e| e.into_inner()) = Some(dir.to_path_buf());
+}
+
+static PIPELINE_CACHE: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// One loaded heuristic per (cache folder, board, goal, partition), filled once.
+type Slot = Arc<Mutex<Option<Arc<PdbHeuristic>>>>;
+type SharedKey = (PathBuf, u8, Vec<u8>, String);
+static SHARED: OnceLock<Mutex<HashMap<SharedKey, Slot>>> = OnceLock::new();
+
+/// The PDB heuristic (with the reflection) of `partition` towards `goal`, shared by
+/// every caller in the process: the first caller loads the tables from `cache` (or
+/// builds and saves them), concurrent callers for the same partition wait for it
+/// instead of building the same table twice, and later callers get it at once.
+/// A build reports its progress in plain lines on stderr ([`progress_lines`]: the
+/// pipeline's own progress bar owns the terminal). Returns the heuristic and whether
+/// this call loaded or built it (false when it was already in memory).
+pub fn shared(
+    goal: &Board,
+    partition: &str,
+    cache: &Path,
+) -> anyhow::Result<(Arc<PdbHeuristic>, bool)> {
+    let p = Partition::parse(partition, goal)?;
+    let key = (
+        cache.to_path_buf(),
+        goal.width,
+        goal.tiles().to_vec(),
+        p.name.clone(),
+    );
+    let slot = SHARED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_default()
+        .clone();
+    let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(h) = held.as_ref() {
+        return Ok((Arc::clone(h), false));
+    }
+    let groups = p.groups.clone();
+    let (h, _) = PdbHeuristic::load_or_build(goal, p, cache, true, &progress_lines(&groups))?;
+    let h = Arc::new(h);
+    *held = Some(Arc::clone(&h));
+    Ok((h, true))
+}
+
+/// A progress callback that prints plain lines on stderr: the pattern's tiles at each
+/// quarter of its placements.
+pub fn progress_lines(groups: &[Vec<u8>]) -> impl Fn(usize, u64, u64) + '_ {
+    let last = std::cell::Cell::new((usize::MAX, 0u64));
+    move |i, done, total| {
+        let quarter = (done * 4).checked_div(total).unwrap_or(4);
+        if last.get() == (i, quarter) {
+            return;
+        }
+        last.set((i, quarter));
+        let tiles = groups.get(i).map_or(String::new(), |g| format!("{g:?}"));
+        eprintln!(
+            "searchlab: building the pattern database of tiles {tiles}: {}% of {total} placements",
+            quarter * 25
+        );
+    }
+}
+
 /// A one-line summary of a value histogram: `value:count` pairs.
 pub fn histogram_text(h: &[u64]) -> String {
     h.iter()
@@ -1205,7 +1299,8 @@ mod tests {
     fn a_pattern_of_every_tile_gives_exact_3x3_distances() {
         // With all eight tiles in one pattern the abstract space is the puzzle itself.
         let goal = goal3();
-        let h = heuristic(&goal, "1,2,3,4,5,6,7,8", false);
+        let h = heuristic(&goal, "1,2,3,4,5,6,7,8", true);
+        assert!(h.reflection.is_some());
         let t = &h.tables[0];
         assert_eq!(t.pattern.entries(), 362_880);
         // Only the placements of the goal's parity are reachable; the histogram is the
@@ -1215,6 +1310,8 @@ mod tests {
         for (d, layer) in boards_by_distance(&goal).iter().enumerate() {
             for b in layer {
                 assert_eq!(h.evaluate_plain(&b.cells) as usize, d, "{}", b.list());
+                // The reflected state is as far from the goal: the maximum is exact too.
+                assert_eq!(h.evaluate(&b.cells) as usize, d, "{}", b.list());
             }
         }
     }

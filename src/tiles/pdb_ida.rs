@@ -613,6 +613,34 @@ mod tests {
     }
 
     #[test]
+    fn a_small_4x4_partition_is_admissible_on_random_states() {
+        // Four-tile groups (16!/12! = 43,680 placements each): random walks of 40 moves,
+        // their optimal lengths by IDA* with Manhattan distance; the PDB value (with the
+        // reflection) never exceeds the distance of any state on an optimal path, and the
+        // PDB IDA* finds a solution of the optimal length with fewer nodes.
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let h = heuristic(&goal, "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15", true);
+        assert!(h.reflection.is_some());
+        assert_eq!(h.tables[0].pattern.entries(), 43_680);
+        let md = super::super::heuristic::Tables::new(&goal);
+        for seed in 100..106 {
+            let start = random_walk(&goal, 40, seed);
+            let exact = ida::solve(&start, &goal, Heuristic::Manhattan, MoveOrder::KORF, None);
+            let len = exact.solution_length().unwrap();
+            let states = replay(&start, exact.moves.as_ref().unwrap());
+            for (i, s) in states.iter().enumerate() {
+                let v = h.evaluate(&s.cells);
+                assert!(v as usize <= len - i, "seed {seed}: h {v} > {}", len - i);
+                assert!(v >= md.manhattan(&s.cells), "seed {seed}");
+                assert_eq!(v % 2, md.manhattan(&s.cells) % 2, "parity, seed {seed}");
+            }
+            let r = solve(&start, &h, MoveOrder::KORF, None);
+            assert_eq!(r.solution_length(), Some(len), "seed {seed}");
+            assert!(r.generated <= exact.generated, "seed {seed}");
+        }
+    }
+
+    #[test]
     fn pdb_ida_with_one_tile_patterns_is_the_manhattan_ida_node_for_node() {
         // Patterns of one tile hold exactly Manhattan distance: same tree, same counts.
         let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);

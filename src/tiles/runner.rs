@@ -3,6 +3,13 @@
 //! distance (`random8`), with the 15-puzzle assignment's metrics and nodes per second in every row.
 //! `random8` draws its instance from `instance_seed` when set (else from the run's
 //! seed), so an experiment can give every algorithm the same instances.
+//!
+//! `ida` also takes the pattern-database heuristics `pdb:5-5-5`, `pdb:6-6-3`, `pdb:7-8`
+//! (15-puzzle) and `pdb:6-6-6-6` (24-puzzle), with the reflection: the tables come from
+//! the cache folder ([`pdb::pipeline_cache`], `outputs/pdb` by default), built there once
+//! when missing, and are shared by all the runs of the process ([`pdb::shared`]). The time
+//! a run spends loading or building them is `heuristic_setup_seconds`, not part of
+//! `time_seconds`; `heuristic_bytes` is the tables' memory.
 
 use crate::pipeline::metrics::MetricsSpec;
 use crate::pipeline::params::{ParamSpec, Params};
@@ -13,11 +20,26 @@ use crate::tiles::heuristic::Heuristic;
 use crate::tiles::ida;
 use crate::tiles::instances::InstanceSet;
 use crate::tiles::solve::Problem;
+use crate::tiles::{pdb, pdb_ida};
 use crate::user_bail;
 use rand::RngExt;
 use std::time::Instant;
 
 /// Every permutation of U, D, L, R, for the `move_order` choice.
+/// The heuristics of `ida`: the classic ones ([`Heuristic::NAMES`]) and the built-in
+/// pattern databases ([`pdb::HEURISTIC_NAMES`]).
+pub const IDA_HEURISTICS: &[&str] = &[
+    "manhattan",
+    "linear",
+    "corner",
+    "last",
+    "all",
+    "pdb:5-5-5",
+    "pdb:6-6-3",
+    "pdb:7-8",
+    "pdb:6-6-6-6",
+];
+
 const MOVE_ORDERS: &[&str] = &[
     "UDLR", "UDRL", "ULDR", "ULRD", "URDL", "URLD", "DULR", "DURL", "DLUR", "DLRU", "DRUL", "DRLU",
     "LUDR", "LURD", "LDUR", "LDRU", "LRUD", "LRDU", "RUDL", "RULD", "RDUL", "RDLU", "RLUD", "RLDU",
@@ -38,6 +60,8 @@ crate::metrics! {
         time_seconds: f64,
         nodes_per_second: Option<f64>,
         expanded_per_second: Option<f64>,
+        heuristic_setup_seconds: Option<f64>,
+        heuristic_bytes: Option<u64>,
     }
 }
 
@@ -56,7 +80,8 @@ impl Runner for TilesRunner {
         vec![
             AlgorithmSpec {
                 name: "ida",
-                version: 1,
+                // 2: pattern-database heuristics; heuristic_setup_seconds and heuristic_bytes.
+                version: 2,
                 description: "IDA* (fast, one blank) on a benchmark instance",
                 metrics: MetricsSpec::of::<TilesMetrics>(),
                 params: vec![
@@ -75,9 +100,9 @@ impl Runner for TilesRunner {
                     ),
                     ParamSpec::choice(
                         "heuristic",
-                        Heuristic::NAMES,
+                        IDA_HEURISTICS,
                         Some("manhattan"),
-                        "manhattan, linear, corner, last or all",
+                        "manhattan, linear, corner, last, all, or the pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle) and pdb:6-6-6-6 (24-puzzle), cached in outputs/pdb (or $SEARCHLAB_PDB_CACHE)",
                     ),
                     ParamSpec::choice(
                         "move_order",
@@ -96,7 +121,8 @@ impl Runner for TilesRunner {
             AlgorithmSpec {
                 name: "random8",
                 // 2: dfs_limit belongs to dfs (absent from the other searches' runs).
-                version: 2,
+                // 3: the heuristic_setup_seconds and heuristic_bytes columns (empty here).
+                version: 3,
                 description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
                 metrics: MetricsSpec::of::<TilesMetrics>(),
                 params: vec![
@@ -176,7 +202,21 @@ fn run_ida(params: &Params) -> anyhow::Result<RunOutput> {
     let order = MoveOrder::parse(params.str("move_order")?)?;
     let limit = params.opt_int("expand_limit")?.map(|l| l as u64);
     let goal = Board::default_goal(inst.board.shape(), 1);
-    let r = ida::solve(&inst.board, &goal, heuristic(params)?, order, limit);
+    let name = params.str("heuristic")?;
+    let (r, setup, bytes) = match pdb::heuristic_partition(name) {
+        Some(partition) => {
+            let started = Instant::now();
+            let (h, _) = pdb::shared(&goal, partition, &pdb::pipeline_cache())?;
+            let setup = started.elapsed().as_secs_f64();
+            let r = pdb_ida::solve(&inst.board, &h, order, limit);
+            (r, Some(setup), Some(h.bytes() as u64))
+        }
+        None => (
+            ida::solve(&inst.board, &goal, heuristic(params)?, order, limit),
+            None,
+            None,
+        ),
+    };
     Ok(RunOutput::of(TilesMetrics {
         h0: r.h0,
         optimal: Some(u64::from(inst.optimal)),
@@ -189,6 +229,8 @@ fn run_ida(params: &Params) -> anyhow::Result<RunOutput> {
         time_seconds: r.seconds,
         nodes_per_second: per_second(r.generated, r.seconds),
         expanded_per_second: per_second(r.expanded, r.seconds),
+        heuristic_setup_seconds: setup,
+        heuristic_bytes: bytes,
     }))
 }
 
@@ -252,6 +294,8 @@ fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
         time_seconds: secs,
         nodes_per_second: per_second(o.stats.generated, secs),
         expanded_per_second: per_second(o.stats.expanded, secs),
+        heuristic_setup_seconds: None,
+        heuristic_bytes: None,
     }))
 }
 
@@ -314,6 +358,60 @@ mod tests {
         let bad = params(&[("instance", Value::Int(5))], "ida");
         let err = TilesRunner.run("ida", &bad, 0).unwrap_err();
         assert!(crate::util::error::is_user_error(&err));
+    }
+
+    #[test]
+    fn ida_takes_the_pattern_databases_from_a_shared_cache() {
+        assert_eq!(
+            IDA_HEURISTICS.to_vec(),
+            [Heuristic::NAMES, pdb::HEURISTIC_NAMES].concat()
+        );
+        let dir = tempfile::tempdir().unwrap();
+        pdb::set_pipeline_cache(dir.path());
+        let p = params(
+            &[
+                ("instance_set", "korf100".into()),
+                ("instance", Value::Int(9)),
+                ("heuristic", "pdb:5-5-5".into()),
+            ],
+            "ida",
+        );
+        // Two runs at once: one builds the three tables, the other waits for them.
+        let (a, b) = rayon::join(
+            || TilesRunner.run("ida", &p, 0).unwrap(),
+            || TilesRunner.run("ida", &p, 1).unwrap(),
+        );
+        assert_eq!(reproducible(&a), reproducible(&b));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+        // The same search as the PDB IDA* with tables built here.
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let partition = pdb::Partition::parse("5-5-5", &goal).unwrap();
+        let tables = partition
+            .groups
+            .iter()
+            .map(|g| pdb::build(&goal, g, &|_, _| {}))
+            .collect();
+        let h = pdb::PdbHeuristic::new(&goal, partition, tables, true);
+        let inst = InstanceSet::Korf100.instance(9).unwrap();
+        let r = pdb_ida::solve(&inst.board, &h, MoveOrder::KORF, None);
+        assert_eq!(metric(&a, "generated"), &Value::Int(r.generated as i64));
+        assert_eq!(metric(&a, "solution_length"), &Value::Int(46));
+        assert_eq!(metric(&a, "h0"), &Value::Int(i64::from(r.h0)));
+        // Fewer nodes than Manhattan distance's 1,650,696; 3 tables of 16!/11! entries, 4 bits each.
+        assert!(r.generated < 1_650_696 / 10, "{}", r.generated);
+        assert_eq!(metric(&a, "heuristic_bytes"), &Value::Int(3 * 524_160 / 2));
+        assert!(metric(&a, "heuristic_setup_seconds").as_f64().unwrap() >= 0.0);
+        let bad = params(
+            &[
+                ("instance_set", "korf100".into()),
+                ("heuristic", "pdb:6-6-6-6".into()),
+                ("instance", Value::Int(1)),
+            ],
+            "ida",
+        );
+        let err = TilesRunner.run("ida", &bad, 0).unwrap_err();
+        assert!(crate::util::error::is_user_error(&err));
+        assert!(err.to_string().contains("5x5"), "{err}");
     }
 
     #[test]
