@@ -205,7 +205,7 @@ fn pdb_heuristic_names_work_with_solve_and_batch() {
         "--ids",
         "2",
         "--heuristic",
-        "manhattan,pdb:5-5-5",
+        "manhattan,pdb:5-5-5,pdb:1,2,3/4,5,6,7",
         "--cache",
         cache,
         "--out",
@@ -213,13 +213,9 @@ fn pdb_heuristic_names_work_with_solve_and_batch() {
         "--csv",
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let rows: Vec<Vec<&str>> = out
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').collect())
-        .collect();
-    assert_eq!(rows.len(), 2, "{}", out.stdout);
+    let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+    let rows: Vec<Vec<&str>> = lines.iter().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3, "{}", out.stdout);
     assert_eq!(
         (rows[0][2], rows[0][5], rows[0][7]),
         ("manhattan", "55", "15300442")
@@ -229,24 +225,40 @@ fn pdb_heuristic_names_work_with_solve_and_batch() {
     assert!(pdb_nodes < 15_300_442 / 10, "{pdb_nodes}");
     let h0: u32 = rows[1][3].parse().unwrap();
     assert!((43..=55).contains(&h0), "{h0}");
+    // A custom partition, its name quoted in the CSV: optimal, and fewer nodes than
+    // Manhattan distance (tiles 8 to 15 count their Manhattan distance).
+    let custom = lines[2]
+        .strip_prefix("assignment,2,\"pdb:1,2,3/4,5,6,7\",")
+        .unwrap_or_else(|| panic!("{}", lines[2]));
+    let fields: Vec<&str> = custom.split(',').collect();
+    assert_eq!(fields[2], "55", "{custom}");
+    let custom_nodes: u64 = fields[4].parse().unwrap();
+    assert!(
+        custom_nodes < 15_300_442 && custom_nodes > pdb_nodes,
+        "{custom_nodes}"
+    );
     let tables = std::fs::read_dir(dir.path().join("pdb")).unwrap().count();
-    assert_eq!(tables, 3 + 2, "5-5-5's three tables beside the 4-4 pair");
+    assert_eq!(
+        tables,
+        3 + 2 + 2,
+        "5-5-5's three tables, the 3-4 pair and the 4-4 pair"
+    );
     assert!(
         out.stderr
             .contains("building the pattern database of tiles"),
         "{}",
         out.stderr
     );
-    // A partition written out is split at its commas: refused, as the pipeline takes names.
+    // Names are split at the commas between names, not inside a partition.
     assert_user_error(
         &run(&[
             "batch",
             "--heuristic",
-            "pdb:1,2/3",
+            "manhattan,pdb:1,2/2",
             "--out",
             out_dir.to_str().unwrap(),
         ]),
-        "\"2/3\" is not a heuristic",
+        "tile 2 is in two groups",
     );
     assert_user_error(
         &run(&[
@@ -256,6 +268,16 @@ fn pdb_heuristic_names_work_with_solve_and_batch() {
             "--out",
             out_dir.to_str().unwrap(),
         ]),
-        "a custom partition works with tiles solve",
+        "\"1-2\" is not a tile number",
+    );
+    assert_user_error(
+        &run(&[
+            "batch",
+            "--heuristic",
+            "pdb:1,2/30",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]),
+        "tile 30 is not on the 4x4 board",
     );
 }

@@ -149,7 +149,59 @@ fn bad_tiles_settings_are_one_line_errors() {
         "tiles_assignment",
         out.path(),
         &["--quiet"],
-        &["sweep.heuristic=[\"pdb:1,2/3\"]"],
+        &["sweep.heuristic=[\"pdb:1,2/2\"]"],
     );
-    assert_user_error(&r, "pdb:7-8");
+    assert_user_error(&r, "tile 2 is in two groups");
+    let r = run_config(
+        "tiles_assignment",
+        out.path(),
+        &["--quiet"],
+        &["sweep.heuristic=[\"pdb:7-9\"]"],
+    );
+    assert_user_error(&r, "expected 5-5-5, 6-6-3, 7-8, 6-6-6-6 or groups of tiles");
+}
+
+#[test]
+fn a_custom_partition_runs_in_the_pipeline_and_quiet_silences_its_build() {
+    let out = tempfile::tempdir().unwrap();
+    let cache = out.path().join("pdb");
+    let config = root().join("configs/tiles_assignment.toml");
+    let run = |quiet: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_searchlab"));
+        cmd.current_dir(root())
+            .env("SEARCHLAB_PDB_CACHE", &cache)
+            .args(["run", config.to_str().unwrap(), "--out"])
+            .arg(out.path())
+            .args(["--set", "sweep.instance=[2]"])
+            .args(["--set", "sweep.heuristic=[\"pdb:1,2,3/4,5,6,7\"]"]);
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        cmd.output().unwrap()
+    };
+    let r = run(true);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        "",
+        "--quiet prints nothing"
+    );
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 2);
+    let csv = std::fs::read_to_string(out.path().join("tiles_assignment/results.csv")).unwrap();
+    let row = csv
+        .lines()
+        .find(|l| l.contains("\"pdb:1,2,3/4,5,6,7\""))
+        .unwrap_or_else(|| panic!("{csv}"));
+    // Instance 2 of Korf's set takes 55 moves.
+    assert!(row.contains(",55,true,55,"), "{row}");
+    // Without --quiet, a build reports its progress (here the tables are rebuilt).
+    std::fs::remove_dir_all(&cache).unwrap();
+    std::fs::remove_dir_all(out.path().join("tiles_assignment")).unwrap();
+    let r = run(false);
+    assert!(r.status.success());
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        stderr.contains("building the pattern database of tiles [1, 2, 3]"),
+        "{stderr}"
+    );
 }

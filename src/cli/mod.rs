@@ -136,6 +136,11 @@ impl ExecArgs {
 /// Parses the command line and runs the command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let runners = crate::domains::runners();
+    if let Command::Run { exec, .. } | Command::Report { exec, .. } | Command::Tune { exec, .. } =
+        &cli.command
+    {
+        crate::util::notice::set_quiet(exec.quiet);
+    }
     match cli.command {
         Command::Run { config, exec, set } => {
             let config = crate::pipeline::config::load(&config, &set)?;

@@ -119,7 +119,7 @@ impl<T: Into<Value>> From<Option<T>> for Value {
 }
 
 /// The type and legal range of a parameter.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum ParamKind {
     /// An integer in `min..=max`.
     Int {
@@ -140,6 +140,12 @@ pub enum ParamKind {
     /// One of a fixed set of names.
     Choice(&'static [&'static str]),
     Bool,
+    /// A string from an open family of names that the domain checks itself (the tiles'
+    /// `pdb:1,2,3/4,5,6`): `check` says what is wrong, `what` describes the family.
+    Text {
+        what: &'static str,
+        check: fn(&str) -> Result<(), String>,
+    },
 }
 
 /// A parameter an algorithm accepts.
@@ -236,6 +242,23 @@ impl ParamSpec {
         }
     }
 
+    /// A string checked by `check` (see [`ParamKind::Text`]).
+    pub fn text(
+        name: &'static str,
+        what: &'static str,
+        check: fn(&str) -> Result<(), String>,
+        default: Option<&'static str>,
+        help: &'static str,
+    ) -> Self {
+        ParamSpec {
+            name,
+            kind: ParamKind::Text { what, check },
+            default: default.map(Value::from),
+            help,
+            when: None,
+        }
+    }
+
     pub fn boolean(name: &'static str, default: Option<bool>, help: &'static str) -> Self {
         ParamSpec {
             name,
@@ -297,6 +320,10 @@ impl ParamSpec {
                 }
             }
             (ParamKind::Bool, Value::Bool(_)) => Ok(value.clone()),
+            (ParamKind::Text { check, .. }, Value::Str(s)) => match check(s) {
+                Ok(()) => Ok(value.clone()),
+                Err(e) => Err(format!("{name} = {s:?}: {e}")),
+            },
             (kind, v) => Err(format!(
                 "{name} must be {}, not {}",
                 kind.describe(),
@@ -325,6 +352,7 @@ impl ParamKind {
             } => format!("a number from {min} to {max}"),
             ParamKind::Choice(c) => format!("one of {}", c.join(", ")),
             ParamKind::Bool => "true or false".to_string(),
+            ParamKind::Text { what, .. } => what.to_string(),
         }
     }
 }

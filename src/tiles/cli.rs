@@ -13,7 +13,7 @@ use crate::tiles::instances::InstanceSet;
 use crate::tiles::solve::{Problem, moves_of};
 use crate::tiles::{pdb, pdb_ida};
 use crate::{user_bail, user_error};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 /// Sliding-tile puzzles: solve instances, list successors, count state spaces, run
@@ -88,19 +88,18 @@ pub struct BoardArgs {
     pub heuristic: String,
 }
 
-/// Checks a `--heuristic` value: a classic heuristic's name or `pdb:PARTITION` (the
-/// partition is checked against the board later).
+/// Checks a `--heuristic` value: a classic heuristic's name or `pdb:PARTITION` (whether
+/// the partition's tiles are on the board is checked with the board).
 fn heuristic_name(text: &str) -> Result<String, String> {
-    let ok = Heuristic::from_name(text).is_some()
-        || pdb::heuristic_partition(text).is_some_and(|p| !p.trim().is_empty());
-    if ok {
-        Ok(text.trim().to_string())
-    } else {
-        Err(format!(
-            "{text:?} is not a heuristic (expected {} or pdb:PARTITION, e.g. pdb:7-8 or pdb:1,2,3/4,5,6)",
-            Heuristic::NAMES.join(", ")
-        ))
-    }
+    pdb::check_ida_heuristic(text.trim()).map(|()| text.trim().to_string())
+}
+
+/// The names of `tiles batch --heuristic`, each checked ([`pdb::split_heuristics`]).
+#[derive(Debug, Clone)]
+pub struct HeuristicList(pub Vec<String>);
+
+fn heuristic_list(text: &str) -> Result<HeuristicList, String> {
+    pdb::split_heuristics(text).map(HeuristicList)
 }
 
 /// The classic heuristic of a `--heuristic` value; pattern databases are refused with
@@ -183,10 +182,11 @@ pub struct BatchArgs {
     /// Instance ids, e.g. `1,2,5-9` (default: the whole set).
     #[arg(long)]
     pub ids: Option<String>,
-    /// Heuristics, comma-separated (e.g. `manhattan,linear,all,pdb:7-8`): the classic ones
-    /// and the named pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6.
-    #[arg(long, value_delimiter = ',', default_value = "manhattan", value_parser = heuristic_name)]
-    pub heuristic: Vec<String>,
+    /// Heuristics, comma-separated (e.g. `manhattan,linear,all,pdb:7-8`): the classic ones,
+    /// the named pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, or pdb: and
+    /// groups of tiles (`manhattan,pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`).
+    #[arg(long, default_value = "manhattan", value_parser = heuristic_list)]
+    pub heuristic: HeuristicList,
     /// The pattern-database cache folder (default: outputs/pdb, or $SEARCHLAB_PDB_CACHE).
     #[arg(long)]
     pub cache: Option<PathBuf>,
@@ -251,13 +251,23 @@ fn load(a: &BoardArgs) -> anyhow::Result<(Board, Board)> {
 }
 
 /// The PDB heuristic of `partition` towards `goal`, from the cache or built with a
-/// progress bar on stderr.
+/// progress bar on stderr (plain lines when stderr is not a terminal).
 pub fn pdb_heuristic(
     partition: &str,
     goal: &Board,
     cache: &std::path::Path,
 ) -> anyhow::Result<(pdb::PdbHeuristic, Vec<pdb::Origin>)> {
     let partition = pdb::Partition::parse(partition, goal)?;
+    let groups = partition.groups.clone();
+    if !std::io::stderr().is_terminal() {
+        return pdb::PdbHeuristic::load_or_build(
+            goal,
+            partition,
+            cache,
+            true,
+            &pdb::progress_lines(&groups),
+        );
+    }
     let bar = indicatif::ProgressBar::new(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -266,7 +276,6 @@ pub fn pdb_heuristic(
         .expect("a valid template")
         .progress_chars("=> "),
     );
-    let groups = partition.groups.clone();
     let result =
         pdb::PdbHeuristic::load_or_build(goal, partition, cache, true, &|i, done, total| {
             bar.set_message(format!(
@@ -539,7 +548,7 @@ fn batch_runs(
     }
     text.push_str(&format!(
         "[sweep]\nheuristic = [{}]\ninstance = [{}]\n",
-        list(a.heuristic.iter().map(|h| format!("{h:?}")).collect()),
+        list(a.heuristic.0.iter().map(|h| format!("{h:?}")).collect()),
         list(instances.iter().map(|i| i.id.to_string()).collect())
     ));
     let config = crate::pipeline::config::parse(&text, "tiles batch", &[])?;
@@ -559,14 +568,6 @@ fn batch_runs(
 
 fn batch(a: &BatchArgs) -> anyhow::Result<String> {
     let order = MoveOrder::parse(&a.move_order)?;
-    for h in &a.heuristic {
-        if !crate::tiles::runner::IDA_HEURISTICS.contains(&h.as_str()) {
-            user_bail!(
-                "--heuristic {h}: tiles batch takes {} (a custom partition works with tiles solve)",
-                crate::tiles::runner::IDA_HEURISTICS.join(", ")
-            );
-        }
-    }
     if let Some(dir) = &a.cache {
         pdb::set_pipeline_cache(dir);
     }
@@ -578,7 +579,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         None => a.set.instances(),
     };
     let mut jobs = Vec::new();
-    for h in &a.heuristic {
+    for h in &a.heuristic.0 {
         for inst in &instances {
             jobs.push((h.as_str(), inst.clone()));
         }
@@ -604,8 +605,14 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         let nps = format::per_second(r.generated, r.time_seconds);
         let len_text = len.map_or("-".to_string(), |l| l.to_string());
         if a.csv {
+            // A custom partition's name has commas: quoted, as CSV does.
+            let h_field = if h.contains(',') {
+                format!("\"{h}\"")
+            } else {
+                h.to_string()
+            };
             s.push_str(&format!(
-                "{},{},{h},{},{},{len_text},{},{},{},{:.3},{nps}\n",
+                "{},{},{h_field},{},{},{len_text},{},{},{},{:.3},{nps}\n",
                 a.set.name(),
                 inst.id,
                 r.h0,
@@ -657,8 +664,9 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         }
     }
     if !a.csv {
+        let w = totals.iter().map(|t| t.0.len()).max().unwrap_or(0).max(11);
         s.push_str(&format!(
-            "\nTotals over {} instance(s)\n{:<11} {:>6} {:>19} {:>19} {:>10} {:>13} {:>10}\n",
+            "\nTotals over {} instance(s)\n{:<w$} {:>6} {:>19} {:>19} {:>10} {:>13} {:>10}\n",
             instances.len(),
             "heuristic",
             "solved",
@@ -677,7 +685,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
                 format!("{:.2}x", b as f64 / (*g).max(1) as f64)
             });
             s.push_str(&format!(
-                "{:<11} {:>6} {:>19} {:>19} {:>10.2} {:>13} {:>10}\n",
+                "{:<w$} {:>6} {:>19} {:>19} {:>10.2} {:>13} {:>10}\n",
                 h,
                 solved,
                 thousands(*g),

@@ -102,33 +102,56 @@ impl Partition {
     /// A named partition (`5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`) or groups of tile numbers
     /// separated by `/`, tiles by `,` (`1,2,3,4/5,6,7,8`), checked against `goal`'s board.
     pub fn parse(text: &str, goal: &Board) -> anyhow::Result<Partition> {
+        let p = match Partition::parse_text(text) {
+            Ok(p) => p,
+            Err(e) => user_bail!("{e}"),
+        };
+        let shape = goal.shape();
+        if let Some((name, side, _)) = NAMED.iter().find(|(n, _, _)| *n == p.name)
+            && (shape.width != *side || shape.height != *side)
+        {
+            user_bail!("partition {name} is for the {side}x{side} board, not {shape}");
+        }
+        p.check(goal)?;
+        Ok(p)
+    }
+
+    /// The partition a text names, checked as far as it can be without a board: tile
+    /// numbers, no empty group, no tile twice. The error says what is wrong.
+    pub fn parse_text(text: &str) -> Result<Partition, String> {
         let text = text.trim();
         let text = text.strip_prefix("pdb:").unwrap_or(text);
-        let shape = goal.shape();
-        if let Some((name, side, groups)) = NAMED.iter().find(|(n, _, _)| *n == text) {
-            if shape.width != *side || shape.height != *side {
-                user_bail!("partition {name} is for the {side}x{side} board, not {shape}");
-            }
-            let p = Partition {
+        if let Some((name, _, groups)) = NAMED.iter().find(|(n, _, _)| *n == text) {
+            return Ok(Partition {
                 name: name.to_string(),
                 groups: groups.iter().map(|g| g.to_vec()).collect(),
-            };
-            p.check(goal)?;
-            return Ok(p);
+            });
         }
         let mut groups = Vec::new();
+        let mut seen = [false; 256];
         for part in text.split('/') {
             let mut g = Vec::new();
             for word in part.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-                match word.parse::<u8>() {
-                    Ok(t) => g.push(t),
-                    Err(_) => user_bail!(
-                        "pattern database partition {text:?}: {word:?} is not a tile number (expected e.g. 7-8 or 1,2,3/4,5,6)"
-                    ),
+                let t = match word.parse::<u8>() {
+                    Ok(t) if t > 0 => t,
+                    _ => {
+                        return Err(format!(
+                            "pattern database partition {text:?}: {word:?} is not a tile number (expected {} or groups of tiles like 1,2,3/4,5,6)",
+                            PARTITION_NAMES.join(", ")
+                        ));
+                    }
+                };
+                if std::mem::replace(&mut seen[usize::from(t)], true) {
+                    return Err(format!(
+                        "pattern database partition {text:?}: tile {t} is in two groups (the groups must be disjoint)"
+                    ));
                 }
+                g.push(t);
             }
             if g.is_empty() {
-                user_bail!("pattern database partition {text:?} has an empty group");
+                return Err(format!(
+                    "pattern database partition {text:?} has an empty group"
+                ));
             }
             groups.push(g);
         }
@@ -137,9 +160,7 @@ impl Partition {
             .map(|g| g.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
             .collect::<Vec<_>>()
             .join("/");
-        let p = Partition { name, groups };
-        p.check(goal)?;
-        Ok(p)
+        Ok(Partition { name, groups })
     }
 
     fn check(&self, goal: &Board) -> anyhow::Result<()> {
@@ -147,23 +168,13 @@ impl Partition {
             user_bail!("pattern databases need a board with one blank");
         }
         let max = goal.len() - 1;
-        let mut seen = [false; MAX_CELLS + 1];
         for g in &self.groups {
-            for &t in g {
-                if t == 0 || usize::from(t) > max {
-                    user_bail!(
-                        "pattern database partition {}: tile {t} is not on the {} board (tiles 1 to {max})",
-                        self.name,
-                        goal.shape()
-                    );
-                }
-                if seen[usize::from(t)] {
-                    user_bail!(
-                        "pattern database partition {}: tile {t} is in two groups (the groups must be disjoint)",
-                        self.name
-                    );
-                }
-                seen[usize::from(t)] = true;
+            if let Some(t) = g.iter().find(|&&t| usize::from(t) > max) {
+                user_bail!(
+                    "pattern database partition {}: tile {t} is not on the {} board (tiles 1 to {max})",
+                    self.name,
+                    goal.shape()
+                );
             }
             let entries = Pattern::entries_for(goal.len(), g.len());
             if entries > MAX_ENTRIES {
@@ -1136,6 +1147,47 @@ pub fn heuristic_partition(name: &str) -> Option<&str> {
     name.trim().strip_prefix("pdb:")
 }
 
+/// Checks a heuristic name as IDA* takes it: a computed heuristic
+/// ([`super::heuristic::Heuristic::NAMES`]) or `pdb:` and a partition
+/// ([`Partition::parse_text`]; whether its tiles are on the board is checked when its
+/// tables are loaded).
+pub fn check_ida_heuristic(name: &str) -> Result<(), String> {
+    use super::heuristic::Heuristic;
+    if Heuristic::from_name(name).is_some() {
+        return Ok(());
+    }
+    match heuristic_partition(name) {
+        Some(p) => Partition::parse_text(p).map(|_| ()),
+        None => Err(format!(
+            "not a heuristic (expected {}, {}, or pdb: and groups of tiles like pdb:1,2,3/4,5,6)",
+            Heuristic::NAMES.join(", "),
+            HEURISTIC_NAMES.join(", ")
+        )),
+    }
+}
+
+/// Splits a comma-separated list of heuristic names, keeping the commas of a custom
+/// partition: `manhattan,pdb:1,2/3,4,linear` is three names (an item starting with a
+/// digit continues the `pdb:` name before it). Each name is checked.
+pub fn split_heuristics(text: &str) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = Vec::new();
+    for item in text.split(',').map(str::trim) {
+        let continues = item.starts_with(|c: char| c.is_ascii_digit())
+            && names.last().is_some_and(|n| n.starts_with("pdb:"));
+        match names.last_mut() {
+            Some(last) if continues => {
+                last.push(',');
+                last.push_str(item);
+            }
+            _ => names.push(item.to_string()),
+        }
+    }
+    for n in &names {
+        check_ida_heuristic(n).map_err(|e| format!("{n:?}: {e}"))?;
+    }
+    Ok(names)
+}
+
 /// The cache folder runs of the pipeline use: the one [`set_pipeline_cache`] gave
 /// (`tiles batch --cache`), else the environment variable `SEARCHLAB_PDB_CACHE`, else
 /// [`DEFAULT_CACHE_DIR`] (relative to the working folder).
@@ -1201,8 +1253,8 @@ pub fn shared(
     Ok((h, true))
 }
 
-/// A progress callback that prints plain lines on stderr: the pattern's tiles at each
-/// quarter of its placements.
+/// A progress callback that prints plain lines on stderr (unless `--quiet`,
+/// [`crate::util::notice`]): the pattern's tiles at each quarter of its placements.
 pub fn progress_lines(groups: &[Vec<u8>]) -> impl Fn(usize, u64, u64) + '_ {
     let last = std::cell::Cell::new((usize::MAX, 0u64));
     move |i, done, total| {
@@ -1212,10 +1264,10 @@ pub fn progress_lines(groups: &[Vec<u8>]) -> impl Fn(usize, u64, u64) + '_ {
         }
         last.set((i, quarter));
         let tiles = groups.get(i).map_or(String::new(), |g| format!("{g:?}"));
-        eprintln!(
-            "searchlab: building the pattern database of tiles {tiles}: {}% of {total} placements",
+        crate::util::notice::note(format_args!(
+            "building the pattern database of tiles {tiles}: {}% of {total} placements",
             quarter * 25
-        );
+        ));
     }
 }
 

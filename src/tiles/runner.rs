@@ -26,20 +26,6 @@ use rand::RngExt;
 use std::time::Instant;
 
 /// Every permutation of U, D, L, R, for the `move_order` choice.
-/// The heuristics of `ida`: the classic ones ([`Heuristic::NAMES`]) and the built-in
-/// pattern databases ([`pdb::HEURISTIC_NAMES`]).
-pub const IDA_HEURISTICS: &[&str] = &[
-    "manhattan",
-    "linear",
-    "corner",
-    "last",
-    "all",
-    "pdb:5-5-5",
-    "pdb:6-6-3",
-    "pdb:7-8",
-    "pdb:6-6-6-6",
-];
-
 const MOVE_ORDERS: &[&str] = &[
     "UDLR", "UDRL", "ULDR", "ULRD", "URDL", "URLD", "DULR", "DURL", "DLUR", "DLRU", "DRUL", "DRLU",
     "LUDR", "LURD", "LDUR", "LDRU", "LRUD", "LRDU", "RUDL", "RULD", "RDUL", "RDLU", "RLUD", "RLDU",
@@ -98,11 +84,12 @@ impl Runner for TilesRunner {
                         None,
                         "the instance id in its set (Korf's numbering)",
                     ),
-                    ParamSpec::choice(
+                    ParamSpec::text(
                         "heuristic",
-                        IDA_HEURISTICS,
+                        "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, or pdb: and groups of tiles like pdb:1,2,3/4,5,6",
+                        pdb::check_ida_heuristic,
                         Some("manhattan"),
-                        "manhattan, linear, corner, last, all, or the pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle) and pdb:6-6-6-6 (24-puzzle), cached in outputs/pdb (or $SEARCHLAB_PDB_CACHE)",
+                        "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6 (24-puzzle), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15; tables are cached in outputs/pdb (or $SEARCHLAB_PDB_CACHE)",
                     ),
                     ParamSpec::choice(
                         "move_order",
@@ -362,10 +349,6 @@ mod tests {
 
     #[test]
     fn ida_takes_the_pattern_databases_from_a_shared_cache() {
-        assert_eq!(
-            IDA_HEURISTICS.to_vec(),
-            [Heuristic::NAMES, pdb::HEURISTIC_NAMES].concat()
-        );
         let dir = tempfile::tempdir().unwrap();
         pdb::set_pipeline_cache(dir.path());
         let p = params(
