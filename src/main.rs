@@ -1,8 +1,7 @@
-use clap::Parser;
-
 fn main() {
-    let cli = match searchlab::cli::Cli::try_parse() {
-        Ok(cli) => cli,
+    let domains = searchlab::registry::domains();
+    let matches = match searchlab::cli::command(&domains).try_get_matches() {
+        Ok(m) => m,
         Err(e) => {
             use clap::error::ErrorKind;
             match e.kind() {
@@ -27,7 +26,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let Err(err) = searchlab::cli::run(cli) {
+    if let Err(err) = searchlab::cli::run(&domains, &matches) {
         // A reader that stops reading (`searchlab pegsol levels | head -1`) is a normal end.
         if searchlab::util::error::is_broken_pipe(&err) {
             std::process::exit(0);

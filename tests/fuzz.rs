@@ -307,7 +307,8 @@ fn journal_line() -> &'static str {
 }
 
 fn config_and_plan(text: &str, sets: &[String]) {
-    let runners = searchlab::domains::runners();
+    let domains = searchlab::registry::domains();
+    let runners = searchlab::domain::runners(&domains);
     let parsed = searchlab::pipeline::config::parse(text, "f.toml", sets);
     if let Ok(c) = &parsed
         && c.run_count() <= 10_000
@@ -345,7 +346,7 @@ proptest! {
                 .iter()
                 .map(|s| s.to_string())
                 .collect();
-        let functions = searchlab::domains::functions();
+        let functions = searchlab::domain::functions(&searchlab::registry::domains());
         let facts: std::collections::BTreeMap<String, Vec<String>> = functions
             .facts
             .iter()
@@ -358,7 +359,7 @@ proptest! {
             fact_functions: &facts,
             board_functions: &boards,
         };
-        check(searchlab::report::study::parse(&text, "s.toml", &known), &text);
+        check(searchlab::report::study::parse(&text, "s.toml", "s", &known), &text);
     }
 
     #[test]
@@ -399,9 +400,9 @@ proptest! {
         check(ask(&mut &answer[..], &mut std::io::sink(), "T0? ", temperature), &shown);
         check(ask(&mut &answer[..], &mut std::io::sink(), "Decay? ", decay), &shown);
         let it = searchlab::pipeline::params::ParamSpec::int("iterations", 1, 1_000_000_000, None, "");
-        let _ = searchlab::util::prompt::int_in(&it, &shown);
+        let _ = it.int_from_text(&shown);
         let t = searchlab::pipeline::params::ParamSpec::float("t", 0.0, 1e12, true, None, "");
-        let _ = searchlab::util::prompt::float_in(&t, &shown);
+        let _ = t.float_from_text(&shown);
     }
 
     #[test]

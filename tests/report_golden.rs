@@ -3,9 +3,11 @@
 //! wording or numbers is a visible diff. Set `SEARCHLAB_BLESS=1` to rewrite the file
 //! after a deliberate change.
 
+use searchlab::domain::Functions;
+use searchlab::pipeline::metrics::{Better, MetricSpec};
 use searchlab::pipeline::params::Value;
 use searchlab::pipeline::table::{ColumnBuilder, frame};
-use searchlab::report::blocks::{Functions, Tables};
+use searchlab::report::blocks::Tables;
 use searchlab::report::study::{Known, parse};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -179,8 +181,19 @@ fn tables() -> Tables {
     t.results.insert("toy".into(), frame(cols).unwrap());
     t.anytime.insert("toy".into(), anytime());
     t.configs.insert("toy".into(), config);
+    t.metrics.insert("toy".into(), vec![&LENGTH]);
     t
 }
+
+/// The toy's metric: a path length, longer is better.
+static LENGTH: MetricSpec = MetricSpec {
+    name: "length",
+    meaning: "Moves on the shortest path.",
+    label: "length",
+    unit: "moves",
+    better: Some(Better::Higher),
+    numeric: true,
+};
 
 /// Fixed anytime curves: run r of a family improves by one every (r + 1) × 10
 /// iterations (geometric from −8, linear from −6), checkpoints 1, 10, 100, 500.
@@ -216,11 +229,8 @@ fn the_report_of_fixed_tables_is_the_stored_markdown() {
         fact_functions: &BTreeMap::new(),
         board_functions: &BTreeSet::new(),
     };
-    let study = parse(STUDY, "experiments/toy.toml", &known).unwrap();
-    let functions = Functions {
-        facts: Vec::new(),
-        boards: Vec::new(),
-    };
+    let study = parse(STUDY, "experiments/toy.toml", "toy", &known).unwrap();
+    let functions = Functions::default();
     let dir = tempfile::tempdir().unwrap();
     let md = searchlab::report::render(&[study], &tables(), &functions, dir.path()).unwrap();
     assert!(dir.path().join("toy_box.png").exists());

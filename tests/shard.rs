@@ -76,8 +76,8 @@ fn shards_on_two_machines_merge_into_the_single_machine_tables() {
     assert_same_outputs(&whole.path().join("quickstart"), &qa);
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(qa.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["runs"], 240);
-    let journals: Vec<&str> = manifest["journals"]
+    assert_eq!(manifest["work"]["runs"], 240);
+    let journals: Vec<&str> = manifest["work"]["journals"]
         .as_array()
         .unwrap()
         .iter()
@@ -295,7 +295,7 @@ fn a_study_of_the_report_runs_sharded() {
     );
     let r = report(&["--out", "sh"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let md = p.path().join("sh/report/report.md");
+    let md = p.path().join("sh/report/toy.md");
     assert!(
         std::fs::read_to_string(&md)
             .unwrap()
@@ -304,7 +304,7 @@ fn a_study_of_the_report_runs_sharded() {
     );
     assert_eq!(
         findings(&md).replace("`sh`", "`one`"),
-        findings(&p.path().join("one/report/report.md"))
+        findings(&p.path().join("one/report/toy.md"))
     );
     assert!(findings(&md).contains("**Answer.** **0."));
 }

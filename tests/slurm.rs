@@ -264,7 +264,7 @@ fn a_study_of_the_report_runs_as_a_job_array() {
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.contains("report-toy: job array ") && r.stdout.contains("report.md"),
+        r.stdout.contains("report-toy: job array ") && r.stdout.contains("toy.md"),
         "{}",
         r.stdout
     );
@@ -274,10 +274,10 @@ fn a_study_of_the_report_runs_as_a_job_array() {
         "",
     );
     assert_eq!(one.code, 0, "{}", one.stderr);
-    let md = out.join("report/report.md");
+    let md = out.join("report/toy.md");
     assert_eq!(
         findings(&md).replace(&format!("`{}`", out.display()), "`one`"),
-        findings(&p.path().join("one/report/report.md"))
+        findings(&p.path().join("one/report/toy.md"))
     );
     assert!(
         std::fs::read_to_string(&md)

@@ -131,14 +131,14 @@ fn a_race_is_reproducible_resumable_and_within_budget() {
         heldout
             .iter()
             .filter(|r| r["variant"] == v)
-            .map(|r| r["seed"].clone())
+            .map(|r| r["instance_seed"].clone())
             .collect()
     };
     assert_eq!(seeds("geometric"), seeds("constant"));
     // No test seed was used in training.
     let train: Vec<String> = rows(&ta.join("race_runs.csv"))
         .into_iter()
-        .map(|r| r["seed"].clone())
+        .map(|r| r["instance_seed"].clone())
         .collect();
     assert!(seeds("geometric").iter().all(|s| !train.contains(s)));
 
@@ -193,6 +193,7 @@ fn a_bad_tune_section_is_a_located_error() {
         assert_user_error(&out, needle);
         assert!(out.stderr.contains("bad.toml:"), "{}", out.stderr);
     }
+    std::fs::write(&config, CONFIG).unwrap();
     let out = run(&["tune", config.to_str().unwrap(), "--budget", "0"], "");
-    assert_user_error(&out, "budget");
+    assert_user_error(&out, "--budget 0 is out of range");
 }

@@ -127,6 +127,16 @@ pub fn parse_budget(text: &str) -> anyhow::Result<u64> {
     }
 }
 
+/// The subcommand's arguments, for the command line.
+pub fn command() -> clap::Command {
+    <PegsolArgs as clap::Args>::augment_args(clap::Command::new("pegsol"))
+}
+
+/// Runs the subcommand from its parsed arguments.
+pub fn run_matches(m: &clap::ArgMatches) -> anyhow::Result<()> {
+    run(<PegsolArgs as clap::FromArgMatches>::from_arg_matches(m)?)
+}
+
 pub fn run(args: PegsolArgs) -> anyhow::Result<()> {
     match args.command {
         PegsolCommand::Solve(a) => solve(&a),

@@ -14,7 +14,8 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// What a finished run produced, as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,6 +224,84 @@ impl Journal {
 
     pub fn flush(&mut self) -> anyhow::Result<()> {
         self.file.sync_data()?;
+        Ok(())
+    }
+}
+
+/// The checkpoints of long runs (see [`crate::pipeline::runner::RunObserver`]): one
+/// JSON line per checkpoint, `{"key": …, "state": …}`, appended beside a journal; a
+/// run that is killed resumes from the last state of its key. A damaged line is
+/// ignored (a checkpoint is only a shortcut: the run is computed from scratch).
+pub struct CheckpointLog {
+    path: PathBuf,
+    file: Mutex<Option<std::fs::File>>,
+    last: HashMap<String, serde_json::Value>,
+}
+
+impl CheckpointLog {
+    /// The checkpoint log beside a journal: `runs.jsonl` → `runs.checkpoints.jsonl`.
+    pub fn path_for(journal: &Path) -> PathBuf {
+        let stem = journal
+            .file_stem()
+            .map_or_else(|| "runs".into(), |s| s.to_string_lossy().into_owned());
+        journal.with_file_name(format!("{stem}.checkpoints.jsonl"))
+    }
+
+    /// Reads the log's last state per key; the file is created on the first append.
+    pub fn open(path: &Path) -> anyhow::Result<CheckpointLog> {
+        let mut last = HashMap::new();
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                for line in bytes.split(|&b| b == b'\n') {
+                    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+                        continue;
+                    };
+                    if let (Some(k), Some(state)) =
+                        (v.get("key").and_then(|k| k.as_str()), v.get("state"))
+                    {
+                        last.insert(k.to_string(), state.clone());
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(crate::util::error::environment_error(
+                    anyhow::Error::new(e),
+                    &format!("{}: cannot read", path.display()),
+                ));
+            }
+        }
+        Ok(CheckpointLog {
+            path: path.to_path_buf(),
+            file: Mutex::new(None),
+            last,
+        })
+    }
+
+    /// The last state recorded for `key` before this process started.
+    pub fn last(&self, key: &str) -> Option<&serde_json::Value> {
+        self.last.get(key)
+    }
+
+    /// Appends a checkpoint of `key` (one write of one line), synced to the disk.
+    pub fn append(&self, key: &str, state: &serde_json::Value) -> anyhow::Result<()> {
+        let mut line = json!({ "key": key, "state": state }).to_string();
+        line.push('\n');
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        if file.is_none() {
+            *file = Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&self.path)
+                    .with_context(|| format!("opening {}", self.path.display()))?,
+            );
+        }
+        if let Some(f) = file.as_mut() {
+            // A torn line from a kill before this one is ended first.
+            f.write_all(format!("\n{line}").as_bytes())?;
+            f.sync_data()?;
+        }
         Ok(())
     }
 }

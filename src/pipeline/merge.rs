@@ -14,8 +14,10 @@
 //! the same code as `run`.
 
 use crate::pipeline::config::Config;
-use crate::pipeline::execute::{Provenance, Recorded, recorded_runs, write_outputs};
+use crate::pipeline::execute::{Provenance, write_outputs};
 use crate::pipeline::journal::{ExperimentLock, Journal};
+use crate::pipeline::manifest::Manifest;
+use crate::pipeline::recorded::{Recorded, recorded_runs};
 use crate::pipeline::runner::Runner;
 use crate::pipeline::shard::Shard;
 use std::collections::BTreeMap;
@@ -35,6 +37,10 @@ pub struct Merged {
     /// Runs copied into this folder's `runs.jsonl` from the other folders.
     pub copied: usize,
     pub seconds: f64,
+    /// The config the shards ran, and the tables written.
+    pub config: Config,
+    pub results: polars::prelude::DataFrame,
+    pub anytime: polars::prelude::DataFrame,
 }
 
 /// A config saved in an experiment's folder by a run or a shard.
@@ -49,40 +55,14 @@ struct Saved {
 
 impl Saved {
     fn read(path: &Path, shard: Option<Shard>) -> anyhow::Result<Saved> {
-        let text = crate::util::input::read_file(path, "manifest")?;
-        let bad = |what: &str| {
-            crate::user_error!(
-                "{}: {what} (not a manifest written by this version of searchlab; run the experiment again)",
-                path.display()
-            )
-        };
-        let json: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON ({e})")))?;
-        let string = |key: &str| {
-            json.get(key)
-                .and_then(|v| v.as_str())
-                .map(str::to_string)
-                .ok_or_else(|| bad(&format!("no {key}")))
-        };
-        let overrides = json
-            .get("overrides")
-            .and_then(|v| v.as_array())
-            .and_then(|a| {
-                a.iter()
-                    .map(|o| o.as_str().map(str::to_string))
-                    .collect::<Option<Vec<_>>>()
-            })
-            .ok_or_else(|| bad("no overrides"))?;
+        let m = Manifest::read(path)?;
         Ok(Saved {
             path: path.to_path_buf(),
             shard,
-            source: string("config_file")?,
-            text: string("config_text")?,
-            overrides,
-            resolved: json
-                .get("resolved_config")
-                .cloned()
-                .ok_or_else(|| bad("no resolved_config"))?,
+            source: m.config_file,
+            text: m.config_text,
+            overrides: m.overrides,
+            resolved: m.resolved_config,
         })
     }
 
@@ -176,11 +156,7 @@ struct Group {
 }
 
 /// Merges the experiment folders `dirs`; see the module doc.
-pub fn merge(
-    dirs: &[PathBuf],
-    runners: &[Box<dyn Runner>],
-    partial: bool,
-) -> anyhow::Result<Vec<Merged>> {
+pub fn merge(dirs: &[PathBuf], runners: &[&Runner], partial: bool) -> anyhow::Result<Vec<Merged>> {
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut seen: Vec<PathBuf> = Vec::new();
@@ -221,13 +197,12 @@ pub fn merge(
         .collect()
 }
 
-fn merge_group(g: &Group, runners: &[Box<dyn Runner>], partial: bool) -> anyhow::Result<Merged> {
+fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<Merged> {
     let started = Instant::now();
     let started_at = crate::util::timestamp::now_utc();
     let plan = crate::pipeline::plan::plan(&g.config, runners)?;
     let dest = &g.dirs[0];
     let _lock = ExperimentLock::acquire(dest)?;
-    crate::pipeline::summary::check_outputs(&g.config, &plan)?;
     let here = recorded_runs(&plan, &[dest.as_path()], true)?;
     let others: Vec<&Path> = g.dirs[1..].iter().map(PathBuf::as_path).collect();
     let there = recorded_runs(&plan, &others, true)?;
@@ -272,7 +247,7 @@ fn merge_group(g: &Group, runners: &[Box<dyn Runner>], partial: bool) -> anyhow:
     for (key, record) in there.records {
         done.entry(key).or_insert(record);
     }
-    write_outputs(
+    let (results, anytime) = write_outputs(
         &g.config,
         &plan,
         &done,
@@ -292,6 +267,9 @@ fn merge_group(g: &Group, runners: &[Box<dyn Runner>], partial: bool) -> anyhow:
         journals: journals.len(),
         copied,
         seconds: started.elapsed().as_secs_f64(),
+        config: g.config.clone(),
+        results,
+        anytime,
     })
 }
 

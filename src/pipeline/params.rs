@@ -159,6 +159,10 @@ pub struct ParamSpec {
     /// Used only when another parameter takes one of some values (`decay` only under
     /// the schedules that decay): elsewhere the parameter is absent from the run.
     pub when: Option<Condition>,
+    /// Part of the problem instance (a maze's size, a benchmark instance, a board's
+    /// distance): the instance seed depends on these parameters only, so every method
+    /// of an experiment meets the same instances.
+    pub instance: bool,
 }
 
 /// "Only when parameter `param` is one of `values`."
@@ -197,6 +201,7 @@ impl ParamSpec {
             default: default.map(Value::Int),
             help,
             when: None,
+            instance: false,
         }
     }
 
@@ -207,6 +212,7 @@ impl ParamSpec {
             default: Some(Value::Null),
             help,
             when: None,
+            instance: false,
         }
     }
 
@@ -224,6 +230,7 @@ impl ParamSpec {
             default: default.map(Value::Float),
             help,
             when: None,
+            instance: false,
         }
     }
 
@@ -239,6 +246,7 @@ impl ParamSpec {
             default: default.map(Value::from),
             help,
             when: None,
+            instance: false,
         }
     }
 
@@ -256,6 +264,7 @@ impl ParamSpec {
             default: default.map(Value::from),
             help,
             when: None,
+            instance: false,
         }
     }
 
@@ -266,13 +275,53 @@ impl ParamSpec {
             default: default.map(Value::Bool),
             help,
             when: None,
+            instance: false,
         }
     }
 
     /// Declares the parameter used only when `param` is one of `values`.
+    /// Declares the parameter part of the problem instance (see [`ParamSpec::instance`]).
+    pub fn instance(mut self) -> Self {
+        self.instance = true;
+        self
+    }
+
     pub fn only_when(mut self, param: &'static str, values: &'static [&'static str]) -> Self {
         self.when = Some(Condition { param, values });
         self
+    }
+
+    /// An integer typed at a prompt or given as a flag, checked against this spec (the
+    /// same limits as in configs).
+    pub fn int_from_text(&self, s: &str) -> Result<i64, String> {
+        use crate::util::{input::excerpt, prompt::is_integer_text};
+        let s = s.trim();
+        let n = match s.parse::<i128>() {
+            Ok(n) => n,
+            Err(_) if is_integer_text(s) => {
+                return Err(format!("{} is too large for {}", excerpt(s), self.name));
+            }
+            Err(_) => return Err(format!("{} is not an integer", excerpt(s))),
+        };
+        let Ok(n) = i64::try_from(n) else {
+            return Err(format!(
+                "{n} is out of range for {} ({})",
+                self.name,
+                self.kind.describe()
+            ));
+        };
+        match self.check(&Value::Int(n))? {
+            Value::Int(i) => Ok(i),
+            other => Err(format!("{} must be an integer, not {other}", self.name)),
+        }
+    }
+
+    /// A number typed at a prompt or given as a flag, checked against this spec.
+    pub fn float_from_text(&self, s: &str) -> Result<f64, String> {
+        let x = crate::util::prompt::number(s)?;
+        self.check(&Value::Float(x))?
+            .as_f64()
+            .ok_or_else(|| format!("{} must be a number", self.name))
     }
 
     /// Checks a value against this spec and normalises it (an integer given for a float
@@ -459,6 +508,30 @@ mod tests {
                 .unwrap_err()
                 .contains("geometric, linear")
         );
+    }
+
+    #[test]
+    fn spec_bounds_apply_at_prompts() {
+        let t = ParamSpec::float("initial_temperature", 0.0, 1e12, true, None, "");
+        assert!(
+            t.float_from_text("1e20")
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert_eq!(t.float_from_text("2.5"), Ok(2.5));
+        let it = ParamSpec::int("iterations", 1, 1_000_000_000, None, "");
+        assert!(
+            it.int_from_text("18446744073709551615")
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert!(
+            it.int_from_text("99999999999999999999999999999999999999999")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert!(it.int_from_text(&"x".repeat(100)).unwrap_err().len() < 100);
+        assert_eq!(it.int_from_text("250"), Ok(250));
     }
 
     #[test]

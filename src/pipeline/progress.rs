@@ -15,6 +15,8 @@ pub struct Progress {
     total: u64,
     state: Mutex<Plain>,
     quiet: bool,
+    /// Whether notes (a table being built) are shown.
+    notes: bool,
 }
 
 struct Plain {
@@ -47,7 +49,15 @@ impl Progress {
                 started: now,
             }),
             quiet,
+            notes: !quiet,
         }
+    }
+
+    /// Shows notes (or not) whatever the progress display: a quiet progress of runs
+    /// may still say that a table is being built.
+    pub fn with_notes(mut self, notes: bool) -> Progress {
+        self.notes = notes;
+        self
     }
 
     /// A bar for one experiment of `runs` runs, `reused` of them already done.
@@ -110,7 +120,7 @@ impl Progress {
             Some((multi, _)) => {
                 let _ = multi.println(message);
             }
-            None if !self.quiet => eprintln!("searchlab: {message}"),
+            None if self.notes => eprintln!("searchlab: {message}"),
             None => {}
         }
     }
@@ -139,7 +149,12 @@ pub struct Stage<'a> {
     done: u64,
 }
 
-impl Stage<'_> {
+impl<'a> Stage<'a> {
+    /// The progress this stage belongs to (for notes above the bars).
+    pub fn progress(&self) -> &'a Progress {
+        self.progress
+    }
+
     pub fn inc(&mut self) {
         self.done += 1;
         if let Some(bar) = &self.bar {

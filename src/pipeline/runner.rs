@@ -1,16 +1,92 @@
 //! The one interface between the experiment pipeline and the puzzle domains.
 //!
-//! A [`Runner`] turns one run of a plan (an algorithm name, resolved parameter values and
-//! a seed) into a [`RunOutput`]: named metrics and an optional anytime curve. The pipeline
-//! knows runners only through this trait; adapters in `crate::adapters` implement it for
-//! each domain, and know nothing of configs, dataframes or plots.
+//! A domain offers its algorithms as a [`Runner`]: each [`Algorithm`] declares its name
+//! (written once), its parameters and its metrics, and the function that runs it. A run
+//! gets its resolved parameter values, its [`Seeds`] and a [`RunContext`]: everything
+//! else it may use (a cache folder for tables such as pattern databases, its memory
+//! budget, cancellation, a place for progress notes and checkpoints, values shared by
+//! the runs of one process). No run reads a global or an environment variable. The
+//! pipeline knows domains only through this module.
 
 use crate::pipeline::metrics::{Metrics, MetricsSpec};
 use crate::pipeline::params::{ParamSpec, Params, Value};
+use crate::util::cancel::Cancel;
+use crate::util::memo::Memo;
+use std::path::Path;
 
-/// An algorithm a runner offers to experiments.
+/// The two seeds of a run. The instance seed draws the problem instance (a starting
+/// maze, a random board) and depends only on the replicate and the instance's own
+/// parameters, so every algorithm and setting of an experiment meets the same
+/// instances; the run seed drives the method's own random choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Seeds {
+    pub run: u64,
+    pub instance: u64,
+}
+
+/// Receives what a run reports while it goes on.
+pub trait RunObserver: Sync {
+    /// A progress note (a table being built); shown as a plain line unless quiet.
+    fn note(&self, text: &str);
+    /// A checkpoint of a long run's state (an IDA* iteration finished): kept, so that a
+    /// run that is killed resumes from its last checkpoint ([`RunContext::resume`]).
+    fn checkpoint(&self, state: &serde_json::Value);
+}
+
+/// An observer that drops everything: for runs outside the pipeline (tests, programs).
+pub struct Silent;
+
+impl RunObserver for Silent {
+    fn note(&self, _: &str) {}
+    fn checkpoint(&self, _: &serde_json::Value) {}
+}
+
+/// What a run may use besides its parameters and seeds.
+pub struct RunContext<'a> {
+    /// The folder the domain keeps tables in between runs and processes (pattern
+    /// databases), when it declares one ([`Runner::cache`]).
+    pub cache: Option<&'a Path>,
+    /// Bytes of memory the run may hold (its share of the process's budget).
+    pub memory: u64,
+    /// Set when the run should stop early; long runs poll it.
+    pub cancel: &'a Cancel,
+    pub observer: &'a dyn RunObserver,
+    /// Values the runs of one process share (tables loaded once).
+    pub memo: &'a Memo,
+    /// The last checkpoint this run recorded before it was interrupted, if any.
+    pub resume: Option<&'a serde_json::Value>,
+}
+
+impl RunContext<'_> {
+    /// The cache folder, or an error saying that the domain declared none.
+    pub fn cache_dir(&self) -> anyhow::Result<&Path> {
+        self.cache
+            .ok_or_else(|| anyhow::anyhow!("this run needs a cache folder and was given none"))
+    }
+}
+
+/// A context for a run outside the pipeline: no cache, the default memory budget, never
+/// cancelled, silent, with a memo of its own.
+pub fn with_default_context<T>(cache: Option<&Path>, f: impl FnOnce(&RunContext) -> T) -> T {
+    let cancel = Cancel::default();
+    let memo = Memo::default();
+    f(&RunContext {
+        cache,
+        memory: crate::util::memory::DEFAULT_MEMORY_LIMIT,
+        cancel: &cancel,
+        observer: &Silent,
+        memo: &memo,
+        resume: None,
+    })
+}
+
+/// Runs one algorithm: `params` have been checked against its specs, with defaults
+/// filled in.
+pub type RunFn = fn(&Params, Seeds, &RunContext) -> anyhow::Result<RunOutput>;
+
+/// An algorithm a domain offers to experiments.
 #[derive(Debug, Clone)]
-pub struct AlgorithmSpec {
+pub struct Algorithm {
     pub name: &'static str,
     /// Bumped whenever the algorithm's results change, so stored results are recomputed.
     pub version: u32,
@@ -18,6 +94,39 @@ pub struct AlgorithmSpec {
     pub params: Vec<ParamSpec>,
     /// Its metric columns (one typed struct per algorithm).
     pub metrics: MetricsSpec,
+    pub run: RunFn,
+}
+
+impl Algorithm {
+    /// The declaration of a parameter.
+    pub fn param(&self, name: &str) -> Option<&ParamSpec> {
+        self.params.iter().find(|p| p.name == name)
+    }
+}
+
+/// A folder a domain keeps tables in: `<out>/<folder>` unless the environment variable
+/// `env` names another (read once, by the command line).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CacheSpec {
+    pub folder: &'static str,
+    pub env: &'static str,
+}
+
+/// A domain's algorithms, as the pipeline sees them.
+#[derive(Debug, Clone)]
+pub struct Runner {
+    /// The name configs use in `domain = "…"`.
+    pub domain: &'static str,
+    pub description: &'static str,
+    pub algorithms: Vec<Algorithm>,
+    pub cache: Option<CacheSpec>,
+}
+
+impl Runner {
+    /// The algorithm of that name.
+    pub fn algorithm(&self, name: &str) -> Option<&Algorithm> {
+        self.algorithms.iter().find(|a| a.name == name)
+    }
 }
 
 /// What one run produced.
@@ -26,7 +135,7 @@ pub struct RunOutput {
     /// Named metrics, one column each in the results table. Timing metrics end in
     /// `_seconds` or `_per_second`; every other metric must be reproducible from the seed.
     pub metrics: Vec<(&'static str, Value)>,
-    /// Best-so-far objective at increasing iteration counts (log-spaced), if the
+    /// Best-so-far objective at increasing evaluation counts (log-spaced), if the
     /// algorithm is anytime.
     pub anytime: Vec<(u64, f64)>,
 }
@@ -41,20 +150,9 @@ impl RunOutput {
     }
 }
 
-/// A domain's algorithms, as the pipeline sees them.
-pub trait Runner: Sync + Send {
-    /// The name configs use in `domain = "…"`.
-    fn domain(&self) -> &'static str;
-    fn description(&self) -> &'static str;
-    fn algorithms(&self) -> Vec<AlgorithmSpec>;
-    /// Runs one algorithm. `params` has been checked against the algorithm's specs, with
-    /// defaults filled in; `seed` seeds every random choice the run makes.
-    fn run(&self, algorithm: &str, params: &Params, seed: u64) -> anyhow::Result<RunOutput>;
-}
-
-/// Iteration counts 1, 2, 3, 5, 7, 10, 20, 30, 50, 70, … up to and including `last`:
-/// where anytime curves are sampled (five per decade, so a hitting time read from them
-/// is at most twice the true one, and at most 1.7 times from 2 on).
+/// Counts 1, 2, 3, 5, 7, 10, 20, 30, 50, 70, … up to and including `last`: where
+/// anytime curves are sampled (five per decade, so a hitting time read from them is at
+/// most twice the true one, and at most 1.7 times from 2 on).
 pub fn log_checkpoints(last: u64) -> Vec<u64> {
     let mut out = Vec::new();
     let mut decade = 1u64;

@@ -142,7 +142,7 @@ pub fn decode_rows<M: crate::pipeline::metrics::Metrics>(df: &DataFrame) -> anyh
     (0..df.height())
         .map(|i| {
             let mut row = Vec::new();
-            for name in M::NAMES {
+            for name in M::SPECS.iter().map(|s| s.name) {
                 if has_column(df, name) {
                     row.push((name.to_string(), cell(df, name, i)?));
                 }

@@ -3,7 +3,7 @@
 
 use crate::pipeline::table::{floats, groups, texts};
 use crate::present::plot::{Band, BoxPlot, Heatmap, Histogram, LinePlot};
-use crate::present::stats::{Summary, median};
+use crate::stats::{Summary, median};
 use polars::prelude::DataFrame;
 
 /// Distinct values of a column in display order: numerically when every value is a

@@ -8,10 +8,10 @@
 //! with Vargha & Delaney's reading of its size. The same ranking serves the report's
 //! comparison blocks and `searchlab compare`.
 
+use crate::pipeline::metrics::Better;
 use crate::present::facts::Facts;
-use crate::present::figure::Better;
-use crate::present::stats::{a12, a12_magnitude, holm, mann_whitney_u, wilcoxon_signed_rank};
 use crate::present::view::{GroupSample, sample};
+use crate::stats::{a12, a12_magnitude, holm, mann_whitney_u, wilcoxon_signed_rank};
 
 /// The significance level of "significantly worse than the best".
 pub const ALPHA: f64 = 0.05;
@@ -275,7 +275,7 @@ pub fn samples_of(
     let mut out = Vec::new();
     for group in groups {
         let s = sample(&group.rows, metric, missing)?;
-        if let Some(summary) = crate::present::stats::Summary::of(&s) {
+        if let Some(summary) = crate::stats::Summary::of(&s) {
             out.push(GroupSample {
                 group,
                 sample: s,

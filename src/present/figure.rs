@@ -3,6 +3,7 @@
 //! computes the figure from (already filtered) rows; [`AnyFigure`] holds any figure a
 //! study can show, the domains' board pictures included, so it can be saved by name.
 
+use crate::pipeline::metrics::Better;
 use crate::present::charts;
 use crate::present::plot::{
     BoardPicture, BoxPlot, Figure, Heatmap, Histogram, IntervalPlot, LinePlot, PointChart,
@@ -32,19 +33,35 @@ pub enum FigureKind {
 }
 
 impl FigureKind {
+    /// Every kind, by the name configs and studies write.
+    pub const NAMES: [(&'static str, FigureKind); 6] = [
+        ("line", FigureKind::Line),
+        ("box", FigureKind::Box),
+        ("heatmap", FigureKind::Heatmap),
+        ("histogram", FigureKind::Histogram),
+        ("anytime", FigureKind::Anytime),
+        ("interval", FigureKind::Interval),
+    ];
+
+    /// The kind of that name, or an error listing the kinds.
+    pub fn from_name(name: &str) -> Result<FigureKind, String> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, k)| *k)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
+                format!(
+                    "unknown figure kind {name:?} (expected {})",
+                    names.join(", ")
+                )
+            })
+    }
+
     /// True for the kinds drawn from the anytime table.
     pub fn uses_anytime(self) -> bool {
         self == FigureKind::Anytime
     }
-}
-
-/// Whether a larger or a smaller value of a metric is better.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Better {
-    #[default]
-    Higher,
-    Lower,
 }
 
 /// What to draw.
@@ -59,7 +76,9 @@ pub struct FigureSpec {
     pub y_label: Option<String>,
     pub log_x: bool,
     pub log_y: bool,
-    pub better: Better,
+    /// Which way is better (the metric's declared direction, or the block's `better`):
+    /// the ranking chart's order.
+    pub better: Option<Better>,
     /// The value a null metric counts as (e.g. 0 moves for an unreachable goal).
     pub missing: Option<f64>,
 }
@@ -89,6 +108,10 @@ impl FigureSpec {
             FigureKind::Box | FigureKind::Interval if self.x.is_none() && self.group.is_none() => {
                 Err("this figure needs x or group (its categories)".into())
             }
+            FigureKind::Interval if self.better.is_none() => Err(format!(
+                "{} declares no direction: say better = \"higher\" or \"lower\"",
+                self.metric
+            )),
             _ => Ok(()),
         }
     }
@@ -203,7 +226,7 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
                     .median
                     .total_cmp(&b.summary.median)
                     .then(a.summary.mean.total_cmp(&b.summary.mean));
-                if spec.better == Better::Higher {
+                if spec.better == Some(Better::Higher) {
                     o.reverse()
                 } else {
                     o

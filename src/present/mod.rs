@@ -8,7 +8,7 @@ pub mod charts;
 pub mod compare;
 pub mod facts;
 pub mod figure;
+pub mod outputs;
 pub mod plot;
 pub mod runtime;
-pub mod stats;
 pub mod view;

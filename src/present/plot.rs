@@ -346,7 +346,7 @@ impl Figure for BoxPlot {
             .draw()
             .map_err(err)?;
         for (i, (_, xs)) in self.groups.iter().enumerate() {
-            let Some(s) = crate::present::stats::Summary::of(xs) else {
+            let Some(s) = crate::stats::Summary::of(xs) else {
                 continue;
             };
             let x = i as f64;

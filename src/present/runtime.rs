@@ -9,9 +9,9 @@
 //! iterations), so each is the first checkpoint at which the target had been reached: an
 //! upper bound at most twice the true one, on the log scale the figures use.
 
+use crate::pipeline::metrics::Better;
 use crate::pipeline::table::{floats, groups, texts};
 use crate::present::charts::{label, ordered_values};
-use crate::present::figure::Better;
 use crate::present::plot::{Band, LinePlot};
 use polars::prelude::DataFrame;
 

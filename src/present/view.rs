@@ -5,7 +5,7 @@
 
 use crate::pipeline::table::{floats, groups, texts};
 use crate::present::charts::ordered_values;
-use crate::present::stats::Summary;
+use crate::stats::Summary;
 use polars::prelude::*;
 use std::collections::BTreeMap;
 

@@ -5,11 +5,13 @@
 
 use super::markdown::table;
 use super::study::{Aggregate, Block, BlockKind};
+use crate::domain::Functions;
 use crate::pipeline::config::Config;
+use crate::pipeline::metrics::{Better, MetricSpec};
 use crate::pipeline::table::{floats, texts};
 use crate::present::charts::ordered_values;
 use crate::present::compare::{self, Pairing};
-use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts, fill, trimmed};
+use crate::present::facts::{FactInput, Facts, fill, trimmed};
 use crate::present::figure::{AnyFigure, FigureSpec};
 use crate::present::plot::save;
 use crate::present::runtime;
@@ -19,22 +21,49 @@ use polars::prelude::DataFrame;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The finished experiments' tables and configs, read once.
+/// The finished experiments' tables and configs, read once, and the declarations of
+/// their metrics.
 #[derive(Default)]
 pub struct Tables {
     pub results: HashMap<String, DataFrame>,
     pub anytime: HashMap<String, DataFrame>,
     pub configs: HashMap<String, Config>,
+    /// The `[tune]` sections of the configs that have one.
+    pub tunes: HashMap<String, crate::tune::spec::TuneSpec>,
+    /// Each experiment's metric declarations, by experiment.
+    pub metrics: HashMap<String, Vec<&'static MetricSpec>>,
 }
 
-/// The domains' functions a study can name.
-pub struct Functions {
-    pub facts: Vec<FactFunction>,
-    pub boards: Vec<BoardFunction>,
+impl Tables {
+    /// Which way is better for `metric` of `experiment`: the block's `better`, else the
+    /// metric's declaration; the anytime table's best-so-far is an objective, minimised.
+    pub fn better(
+        &self,
+        experiment: &str,
+        metric: &str,
+        given: Option<Better>,
+    ) -> anyhow::Result<Better> {
+        if let Some(b) = given {
+            return Ok(b);
+        }
+        if metric == "best_so_far" {
+            return Ok(Better::Lower);
+        }
+        self.metrics
+            .get(experiment)
+            .and_then(|ms| ms.iter().find(|m| m.name == metric))
+            .and_then(|m| m.better)
+            .ok_or_else(|| {
+                crate::user_error!(
+                    "{metric} declares no direction: say better = \"higher\" or \"lower\""
+                )
+            })
+    }
 }
 
 /// What a block selected: its experiment's rows after the filter, and its names.
 struct Selected<'a> {
+    experiment: String,
     results: DataFrame,
     config: &'a Config,
     /// The key of its table set ([`super::study::Source::key`]).
@@ -92,7 +121,14 @@ impl Renderer<'_> {
                 y_label: b.y_label.clone(),
                 log_x: b.log_x,
                 log_y: b.log_y,
-                better: b.better,
+                better: self
+                    .tables
+                    .better(
+                        experiment,
+                        b.metric.as_deref().unwrap_or("best_so_far"),
+                        b.better,
+                    )
+                    .ok(),
                 missing: b.missing,
             };
             let fig = crate::present::figure::build(&spec, &rows)?;
@@ -105,7 +141,8 @@ impl Renderer<'_> {
         if b.kind == BlockKind::Ecdf {
             let rows = self.rows(&self.tables.anytime, &table, &filter)?;
             let by = b.group_list();
-            let hits = runtime::hits(&rows, &by, &b.targets, b.better)?;
+            let better = self.tables.better(experiment, "best_so_far", b.better)?;
+            let hits = runtime::hits(&rows, &by, &b.targets, better)?;
             let title =
                 fill(b.title.as_deref().unwrap_or_default(), facts).map_err(anyhow::Error::msg)?;
             let fig = AnyFigure::Line(runtime::ecdf_plot(&hits, &by, &title));
@@ -119,6 +156,7 @@ impl Renderer<'_> {
             facts.extend_prefixed(&b.fact_prefix(), filter_facts(&filter));
         }
         let sel = Selected {
+            experiment: experiment.to_string(),
             results,
             config,
             table,
@@ -171,15 +209,16 @@ impl Renderer<'_> {
         let by = b.group_list();
         let digits = b.digits;
         let results = &sel.results;
+        let better = self.tables.better(&sel.experiment, &metric, b.better)?;
         let mut groups = summarize(results, &by, &metric, b.missing)?;
         if let Some(col) = &b.best_of {
-            groups = compare::best_of(groups, &by, col, b.better)?;
+            groups = compare::best_of(groups, &by, col, better)?;
         }
         let pairing = match &b.paired {
             Some(c) => Pairing::By(c.list()),
             None => Pairing::None,
         };
-        let ranked = compare::rank(groups, &metric, b.better, &pairing, b.missing)?;
+        let ranked = compare::rank(groups, &metric, better, &pairing, b.missing)?;
         facts.extend_prefixed(prefix, compare::facts(&ranked));
         let test = match pairing {
             Pairing::None => "Mann–Whitney",
@@ -358,7 +397,10 @@ impl Renderer<'_> {
     fn ert_block(&self, b: &Block, sel: &Selected, facts: &mut Facts) -> anyhow::Result<String> {
         let rows = self.rows(&self.tables.anytime, &sel.table, &sel.filter)?;
         let by = b.group_list();
-        let hits = runtime::hits(&rows, &by, &b.targets, b.better)?;
+        let better = self
+            .tables
+            .better(&sel.experiment, "best_so_far", b.better)?;
+        let hits = runtime::hits(&rows, &by, &b.targets, better)?;
         let last = b.targets.len() - 1;
         let mut f = Facts::default();
         let mut table_rows = Vec::new();
@@ -450,7 +492,7 @@ impl Renderer<'_> {
 }
 
 /// A summary's cells: runs, median, IQR, 95% CI of the median, mean.
-fn summary_numbers(s: &crate::present::stats::Summary, d: usize) -> Vec<String> {
+fn summary_numbers(s: &crate::stats::Summary, d: usize) -> Vec<String> {
     vec![
         s.n.to_string(),
         trimmed(s.median, d),
@@ -534,8 +576,8 @@ pub fn aggregate(
         .collect();
     let nan = f64::NAN;
     Ok(match how {
-        Aggregate::Median => crate::present::stats::median(&v).unwrap_or(nan),
-        Aggregate::Mean => crate::present::stats::mean(&v).unwrap_or(nan),
+        Aggregate::Median => crate::stats::median(&v).unwrap_or(nan),
+        Aggregate::Mean => crate::stats::mean(&v).unwrap_or(nan),
         Aggregate::Sum => v.iter().sum(),
         Aggregate::Min => v.iter().copied().fold(f64::INFINITY, f64::min),
         Aggregate::Max => v.iter().copied().fold(f64::NEG_INFINITY, f64::max),

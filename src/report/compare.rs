@@ -4,8 +4,8 @@
 
 use super::blocks::Renderer;
 use super::study::{Block, BlockKind, Columns};
+use crate::pipeline::metrics::Better;
 use crate::present::facts::Facts;
-use crate::present::figure::Better;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -13,7 +13,7 @@ use std::path::Path;
 fn block(
     by: &[String],
     metric: &str,
-    better: Better,
+    better: Option<Better>,
     filter: &[String],
     paired: &[String],
 ) -> anyhow::Result<Block> {
@@ -28,15 +28,10 @@ fn block(
             .collect();
         filter_table.insert(k.trim().to_string(), toml::Value::Array(values));
     }
-    let text = format!(
-        "kind = \"compare\"\nexperiment = \"e\"\nmetric = {metric:?}\ngroup = {by:?}\nbetter = \"{}\"",
-        if better == Better::Higher {
-            "higher"
-        } else {
-            "lower"
-        }
-    );
+    let text =
+        format!("kind = \"compare\"\nexperiment = \"e\"\nmetric = {metric:?}\ngroup = {by:?}");
     let mut b: Block = toml::from_str(&text).map_err(|e| crate::user_error!("{e}"))?;
+    b.better = better;
     b.filter = filter_table;
     if !paired.is_empty() {
         b.paired = Some(Columns::Many(paired.to_vec()));
@@ -49,7 +44,7 @@ pub fn run(
     dir: &Path,
     by: &[String],
     metric: &str,
-    better: Better,
+    better: Option<Better>,
     filter: &[String],
     paired: &[String],
 ) -> anyhow::Result<String> {
@@ -70,7 +65,7 @@ pub fn run(
             .filter_map(|f| f.split_once('=').map(|(k, _)| k.trim().to_string())),
     );
     let cols: Vec<&str> = names.iter().map(String::as_str).collect();
-    crate::pipeline::summary::check_columns(&results, &cols)
+    crate::present::outputs::check_columns(&results, &cols)
         .map_err(|e| crate::user_error!("{}: {e}", path.display()))?;
     let mut tables = super::blocks::Tables::default();
     tables.results.insert("e".into(), results);
@@ -83,10 +78,7 @@ pub fn run(
         &[],
     )?;
     tables.configs.insert("e".into(), config);
-    let functions = super::blocks::Functions {
-        facts: Vec::new(),
-        boards: Vec::new(),
-    };
+    let functions = crate::domain::Functions::default();
     let renderer = Renderer {
         tables: &tables,
         functions: &functions,

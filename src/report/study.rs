@@ -25,11 +25,11 @@
 //! better = "higher"
 //! ```
 
+use crate::pipeline::metrics::Better;
 use crate::present::facts::holes;
-use crate::present::figure::{Better, FigureKind};
+use crate::present::figure::FigureKind;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 use toml::Spanned;
 
 /// One or several column names.
@@ -183,8 +183,9 @@ pub struct Block {
     pub metric: Option<String>,
     #[serde(default)]
     pub metrics: Vec<String>,
+    /// Which way is better; default: the metric's declared direction.
     #[serde(default)]
-    pub better: Better,
+    pub better: Option<Better>,
     /// The value a null metric counts as (e.g. 0 moves for an unreachable goal).
     #[serde(default)]
     pub missing: Option<f64>,
@@ -428,25 +429,17 @@ fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
-/// Reads and checks one study file.
-pub fn load(path: &Path, known: &Known) -> anyhow::Result<Study> {
-    let source = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| crate::user_error!("{source}: {e}"))?;
-    parse(&text, &source, known)
-}
-
-/// [`load`] for a study already in memory.
-pub fn parse(text: &str, source: &str, known: &Known) -> anyhow::Result<Study> {
+/// Reads and checks a study: `text` is its file, `source` how messages name it, `name`
+/// its name (the file stem).
+pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Result<Study> {
     let raw: RawStudy = toml::from_str(text).map_err(|e| {
         let line = e
             .span()
             .map_or(String::new(), |s| format!(":{}", line_of(text, s.start)));
         crate::user_error!("{source}{line}: {}", e.message().trim().replace('\n', " "))
     })?;
-    let name = Path::new(source)
-        .file_stem()
-        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    crate::pipeline::config::check_name("study", &name, source)?;
+    crate::pipeline::config::check_name("study", name, source)?;
+    let name = name.to_string();
     let mut questions = Vec::new();
     // Fact prefixes computed so far in the study: a template may quote them.
     let mut prefixes: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
@@ -543,7 +536,8 @@ fn check_block(
             y_label: None,
             log_x: b.log_x,
             log_y: b.log_y,
-            better: b.better,
+            // The direction is checked with the plans (a metric may declare it).
+            better: Some(b.better.unwrap_or(Better::Higher)),
             missing: b.missing,
         };
         spec.check()?;
@@ -659,23 +653,6 @@ fn check_template(
     Ok(())
 }
 
-/// Reads every study in `dir`, in report order.
-pub fn load_all(dir: &Path, known: &Known) -> anyhow::Result<Vec<Study>> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| crate::user_error!("{}: cannot list studies: {e}", dir.display()))?;
-    let mut paths: Vec<_> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    paths.sort();
-    let mut studies = paths
-        .iter()
-        .map(|p| load(p, known))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    studies.sort_by(|a, b| (a.order, &a.name).cmp(&(b.order, &b.name)));
-    Ok(studies)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -722,7 +699,7 @@ function = "d.f"
             fact_functions: &f,
             board_functions: &b,
         };
-        let s = parse(STUDY, "experiments/s.toml", &k).unwrap();
+        let s = parse(STUDY, "experiments/s.toml", "s", &k).unwrap();
         assert_eq!(s.name, "s");
         assert_eq!(s.questions[0].blocks.len(), 2);
         assert_eq!(s.questions[0].blocks[0].line, 7);
@@ -737,7 +714,7 @@ function = "d.f"
             fact_functions: &f,
             board_functions: &b,
         };
-        let err = |text: &str| parse(text, "s.toml", &k).unwrap_err().to_string();
+        let err = |text: &str| parse(text, "s.toml", "s", &k).unwrap_err().to_string();
         assert!(
             err(&STUDY.replace("\"e1\"\ngroup", "\"e2\"\ngroup"))
                 .starts_with("s.toml:7: unknown experiment \"e2\""),

@@ -1,7 +1,8 @@
 //! The best Rook Jumping Mazes ever found, one per size, kept as data in the repository
-//! (`src/rjm/data/best_mazes.toml`): each maze with its path length, the method and the
-//! seed that found it. `searchlab rjm best` anneals a size with a budget and replaces
-//! the stored maze when it finds a longer path; the report draws the stored mazes.
+//! (`src/rjm/data/best_mazes.toml`, compiled into the binary): each maze with its path
+//! length, the method and the seed that found it. `searchlab rjm best` anneals a size
+//! with a budget and replaces the maze of a store file (by default that data file, in a
+//! checkout) when it finds a longer path; the report draws the built-in mazes.
 //!
 //! The file is checked when it is read: every maze must be legal for its size and have
 //! exactly the stated length, so a hand-edited or damaged record is refused, never drawn.
@@ -10,7 +11,7 @@ use crate::rjm::evaluate::objective;
 use crate::rjm::runner::{maze_code, parse_maze_code};
 use crate::rjm::{Maze, UNREACHABLE};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,9 +37,25 @@ struct File {
     maze: Vec<Record>,
 }
 
-/// The store in the project (`src/rjm/data/best_mazes.toml`).
-pub fn default_path() -> PathBuf {
-    crate::report::project_dir("src").join("rjm/data/best_mazes.toml")
+/// The records compiled into the binary.
+const BUILT_IN: &str = include_str!("data/best_mazes.toml");
+
+/// Where `rjm best` keeps its records unless told: the project's data file, relative to
+/// the working folder (the root of a checkout).
+pub const DEFAULT_STORE: &str = "src/rjm/data/best_mazes.toml";
+
+/// The built-in records, checked, sorted by size.
+pub fn built_in() -> anyhow::Result<Vec<Record>> {
+    parse(BUILT_IN, "the built-in best mazes")
+}
+
+/// The records of a store file, or the built-in ones when it does not exist yet.
+pub fn load_store(path: &Path) -> anyhow::Result<Vec<Record>> {
+    if path.exists() {
+        load(path)
+    } else {
+        built_in()
+    }
 }
 
 /// Reads and checks the records, sorted by size.
@@ -88,11 +105,7 @@ pub fn check(r: &Record) -> Result<(), String> {
 /// none); returns whether it did. The file is rewritten atomically.
 pub fn offer(path: &Path, candidate: Record) -> anyhow::Result<bool> {
     check(&candidate).map_err(anyhow::Error::msg)?;
-    let mut records = if path.exists() {
-        load(path)?
-    } else {
-        Vec::new()
-    };
+    let mut records = load_store(path)?;
     match records.iter_mut().find(|r| r.size == candidate.size) {
         Some(r) if r.length >= candidate.length => return Ok(false),
         Some(r) => *r = candidate,
@@ -145,49 +158,42 @@ impl Method {
         crate::util::rng::derive_seed(self.seed, &format!("rjm best|{}", self.size), i) >> 1
     }
 
-    /// The anneal runner's parameters for one run.
-    pub fn params(&self) -> crate::pipeline::params::Params {
-        use crate::pipeline::params::Value;
-        let mut p = crate::pipeline::params::Params::default();
-        p.set("size", Value::Int(self.size as i64));
-        p.set("iterations", Value::Int(self.iterations as i64));
-        p.set("schedule", Value::from("geometric_end"));
-        p.set("initial_temperature", Value::Float(self.t0));
-        p.set("end_temperature", Value::Float(self.t_end));
-        p.set("sideways_cap", Value::Null);
-        p.set("start_seed", Value::Null);
-        p
+    /// The best maze of run `seed`: a random maze and the annealing from it, both
+    /// drawn from one generator seeded with `seed` (as the assignment's part 6 does).
+    pub fn run(&self, seed: u64) -> Maze {
+        use crate::local_search::{Acceptance, Schedule, Settings};
+        let mut rng = crate::util::rng::rng_from_seed(seed);
+        let start = Maze::random(self.size, &mut rng);
+        let settings = Settings {
+            acceptance: Acceptance::Anneal(Schedule::GeometricEnd {
+                t0: self.t0,
+                t_end: self.t_end,
+            }),
+            sideways_cap: None,
+            iterations: self.iterations,
+            descents: 1,
+            checkpoints: Vec::new(),
+        };
+        crate::rjm::landscape::optimize(&start, &settings, &mut rng).best
     }
 
     /// Runs every run on `jobs` threads (the same result whatever their number) and
     /// returns the longest maze's record (ties: the lowest run).
     pub fn search(&self, jobs: usize) -> anyhow::Result<Option<Record>> {
-        use crate::pipeline::runner::Runner;
         use rayon::prelude::*;
         let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-        let params = self.params();
-        let found: Vec<anyhow::Result<Option<Record>>> = pool.install(|| {
+        let found: Vec<Option<Record>> = pool.install(|| {
             (0..self.runs)
                 .into_par_iter()
                 .map(|i| {
                     let seed = self.run_seed(i);
-                    let out = crate::rjm::runner::RjmRunner.run("anneal", &params, seed)?;
-                    let code = out
-                        .metrics
-                        .iter()
-                        .find(|(k, _)| *k == "best_maze")
-                        .and_then(|(_, v)| v.as_str().map(str::to_string))
-                        .unwrap_or_default();
-                    Ok(parse_maze_code(&code)
-                        .and_then(|m| record(&m, self.describe(), seed, self.iterations)))
+                    record(&self.run(seed), self.describe(), seed, self.iterations)
                 })
                 .collect()
         });
         let mut best: Option<Record> = None;
-        for r in found {
-            if let Some(r) = r?
-                && best.as_ref().is_none_or(|b| r.length > b.length)
-            {
+        for r in found.into_iter().flatten() {
+            if best.as_ref().is_none_or(|b| r.length > b.length) {
                 best = Some(r);
             }
         }
@@ -201,7 +207,7 @@ mod tests {
 
     #[test]
     fn every_stored_maze_is_legal_and_has_its_length() {
-        let records = load(&default_path()).unwrap();
+        let records = built_in().unwrap();
         let sizes: Vec<usize> = records.iter().map(|r| r.size).collect();
         assert_eq!(sizes, vec![5, 6, 7, 8, 9, 10], "one record per size");
         for r in &records {
@@ -215,7 +221,7 @@ mod tests {
 
     #[test]
     fn a_wrong_length_or_a_bad_maze_is_refused() {
-        let good = load(&default_path()).unwrap().remove(0);
+        let good = built_in().unwrap().remove(0);
         let text = |r: &Record| {
             toml::to_string(&File {
                 maze: vec![r.clone()],
@@ -237,7 +243,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("searchlab-best-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("best.toml");
+        // A store that does not exist yet starts from the built-in records.
         let _ = std::fs::remove_file(&path);
+        assert_eq!(load_store(&path).unwrap(), built_in().unwrap());
+        std::fs::write(&path, "").unwrap();
         let mut rng = crate::util::rng::rng_from_seed(1);
         let mut mazes: Vec<Record> = (0..40)
             .filter_map(|s| record(&Maze::random(5, &mut rng), "random".into(), s, 0))
@@ -266,17 +275,6 @@ mod tests {
         assert_eq!(Some(a.clone()), m.search(3).unwrap());
         check(&a).unwrap();
         // The stated seed finds the maze again.
-        use crate::pipeline::runner::Runner;
-        let out = crate::rjm::runner::RjmRunner
-            .run("anneal", &m.params(), a.seed)
-            .unwrap();
-        let code = out
-            .metrics
-            .iter()
-            .find(|(k, _)| *k == "best_maze")
-            .unwrap()
-            .1
-            .clone();
-        assert_eq!(code.as_str(), Some(a.maze.as_str()));
+        assert_eq!(maze_code(&m.run(a.seed)), a.maze);
     }
 }

@@ -4,7 +4,7 @@
 use crate::local_search::{Acceptance, Schedule, Settings};
 use crate::rjm::text::{format_evaluation, format_maze, parse_maze};
 use crate::rjm::{Maze, landscape::optimize, runner};
-use crate::util::prompt::{self, value_or_ask};
+use crate::util::prompt::value_or_ask;
 use crate::util::rng::{fresh_seed, rng_from_seed};
 use clap::{Args, Subcommand};
 use std::io::Write;
@@ -148,24 +148,34 @@ fn runs_arg(s: &str) -> Result<u64, String> {
 
 /// Iterations, 1 to 10^9 as in configs.
 fn iterations_arg(s: &str) -> Result<u64, String> {
-    prompt::int_in(&runner::iterations(), s).map(|n| n as u64)
+    runner::iterations().int_from_text(s).map(|n| n as u64)
 }
 
 /// Hill descents, as `restarts` in configs.
 fn descents_arg(s: &str) -> Result<u64, String> {
-    prompt::int_in(&runner::restarts(), s).map(|n| n as u64)
+    runner::restarts().int_from_text(s).map(|n| n as u64)
 }
 
 fn probability_arg(s: &str) -> Result<f64, String> {
-    prompt::float_in(&runner::uphill_probability(None), s)
+    runner::uphill_probability(None).float_from_text(s)
 }
 
 fn temperature_arg(s: &str) -> Result<f64, String> {
-    prompt::float_in(&runner::initial_temperature(), s)
+    runner::initial_temperature().float_from_text(s)
 }
 
 fn decay_arg(s: &str) -> Result<f64, String> {
-    prompt::float_in(&runner::decay(), s)
+    runner::decay().float_from_text(s)
+}
+
+/// The subcommand's arguments, for the command line.
+pub fn command() -> clap::Command {
+    <RjmArgs as clap::Args>::augment_args(clap::Command::new("rjm"))
+}
+
+/// Runs the subcommand from its parsed arguments.
+pub fn run_matches(m: &clap::ArgMatches) -> anyhow::Result<()> {
+    run(<RjmArgs as clap::FromArgMatches>::from_arg_matches(m)?)
 }
 
 pub fn run(args: RjmArgs) -> anyhow::Result<()> {
@@ -194,20 +204,17 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
                 t_end,
                 seed,
             };
-            let store = store.unwrap_or_else(crate::rjm::best::default_path);
+            let store =
+                store.unwrap_or_else(|| std::path::PathBuf::from(crate::rjm::best::DEFAULT_STORE));
             let jobs = crate::pipeline::execute::cap_jobs("--jobs", jobs);
             let jobs = if jobs == 0 {
                 std::thread::available_parallelism().map_or(1, |n| n.get())
             } else {
                 jobs
             };
-            let old = if store.exists() {
-                crate::rjm::best::load(&store)?
-                    .into_iter()
-                    .find(|r| r.size == size)
-            } else {
-                None
-            };
+            let old = crate::rjm::best::load_store(&store)?
+                .into_iter()
+                .find(|r| r.size == size);
             let started = std::time::Instant::now();
             let found = method.search(jobs)?;
             let seconds = started.elapsed().as_secs_f64();

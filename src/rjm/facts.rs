@@ -10,7 +10,7 @@ use crate::present::charts::ordered_values;
 use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts};
 use crate::present::figure::AnyFigure;
 use crate::present::plot::{Band, LinePlot};
-use crate::present::stats::{mean, median, wilson};
+use crate::stats::{mean, median, wilson};
 
 pub const FACTS: &[FactFunction] = &[
     FactFunction {
@@ -203,7 +203,7 @@ fn escape_curve(input: &FactInput) -> anyhow::Result<Vec<(String, AnyFigure)>> {
 /// The best maze ever found of each size, from the store in the repository.
 fn best_mazes(_: &FactInput) -> anyhow::Result<Vec<(String, AnyFigure)>> {
     let mut out = Vec::new();
-    for r in crate::rjm::best::load(&crate::rjm::best::default_path())? {
+    for r in crate::rjm::best::built_in()? {
         let title = format!("Best {0}×{0} maze found: {1} moves", r.size, r.length);
         if let Some(pic) = crate::rjm::runner::maze_picture(&r.maze, &title) {
             out.push((title, AnyFigure::Board(pic)));
@@ -222,7 +222,7 @@ fn record_facts(input: &FactInput) -> anyhow::Result<Facts> {
     let lengths = floats(df, "best_path_length")?;
     let iterations = floats(df, "iterations")?;
     let seconds = floats(df, "time_seconds")?;
-    let records = crate::rjm::best::load(&crate::rjm::best::default_path())?;
+    let records = crate::rjm::best::built_in()?;
     let mut f = Facts::default();
     for r in &records {
         let key = format!("[{}]", r.size);

@@ -45,3 +45,17 @@ macro_rules! with_maze_bits {
 pub mod cli;
 pub mod facts;
 pub mod runner;
+
+/// The domain: its algorithms, facts, pictures and command-line program.
+pub fn domain() -> crate::domain::Domain {
+    crate::domain::Domain {
+        runner: runner::runner(),
+        about: "Rook Jumping Maze programs (the Rook Jumping Maze assignment, parts 1-6), the best maze of each size",
+        facts: facts::FACTS.to_vec(),
+        boards: facts::BOARDS.to_vec(),
+        program: crate::domain::Program {
+            command: cli::command,
+            run: cli::run_matches,
+        },
+    }
+}

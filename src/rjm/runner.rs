@@ -5,55 +5,80 @@ use crate::local_search::escape::{descend_to_local_minimum, escape_trial};
 use crate::local_search::{Acceptance, Schedule, Settings, schedule::SCHEDULE_NAMES};
 use crate::pipeline::metrics::MetricsSpec;
 use crate::pipeline::params::{ParamSpec, Params};
-use crate::pipeline::runner::{AlgorithmSpec, RunOutput, Runner, log_checkpoints};
+use crate::pipeline::runner::{Algorithm, RunContext, RunOutput, Runner, Seeds, log_checkpoints};
 use crate::rjm::{Maze, MazeLandscape, UNREACHABLE, landscape::optimize};
 use crate::util::rng::rng_from_seed;
 use std::time::Instant;
 
-pub struct RjmRunner;
-
 crate::metrics! {
     /// What a hill descent or annealing run measures.
     pub struct DescentMetrics {
-        start_objective: i64,
-        best_objective: i64,
-        best_path_length: Option<i64>,
-        goal_reachable: bool,
-        best_iteration: u64,
-        evaluations: u64,
-        accepted_improving: u64,
-        accepted_sideways: u64,
-        accepted_uphill: u64,
-        restarts_done: u64,
-        final_temperature: Option<f64>,
-        best_maze: String,
-        time_seconds: f64,
-        evaluations_per_second: f64,
+        /// The objective of the starting maze: −(moves from start to goal), or 1,000,000
+        /// when the goal is unreachable.
+        start_objective: i64 [lower, "start objective", ""],
+        /// The best objective reached (lower is better).
+        best_objective: i64 [lower, "best objective", ""],
+        /// Moves on a shortest path of the best maze (empty when its goal is unreachable).
+        best_path_length: Option<i64> [higher, "best path length", "moves"],
+        /// Whether the best maze's goal is reachable.
+        goal_reachable: bool [higher, "goal reachable", ""],
+        /// When the best objective was first reached.
+        best_iteration: u64 [lower, "iteration of the best", "iterations"],
+        /// Evaluations of the objective, the start's and each restart's included.
+        evaluations: u64 [none, "evaluations", "evaluations"],
+        /// Improving steps taken.
+        accepted_improving: u64 [none, "improving steps", "steps"],
+        /// Sideways steps (equal objective) taken.
+        accepted_sideways: u64 [none, "sideways steps", "steps"],
+        /// Uphill steps (worse objective) taken.
+        accepted_uphill: u64 [none, "uphill steps", "steps"],
+        /// Fresh random mazes started after the first descent.
+        restarts_done: u64 [none, "restarts", "restarts"],
+        /// The temperature after the last step (annealing only).
+        final_temperature: Option<f64> [none, "final temperature", ""],
+        /// The best maze, rows separated by '/'.
+        best_maze: String [none, "best maze", ""],
+        /// Wall-clock time of the run.
+        time_seconds: f64 [lower, "time", "s"],
+        /// Evaluations per second of wall-clock time.
+        evaluations_per_second: f64 [higher, "evaluations per second", "evaluations/s"],
     }
 }
 
 crate::metrics! {
     /// What an escape trial from a verified local minimum measures.
     pub struct EscapeMetrics {
-        minimum_objective: i64,
-        minimum_path_length: Option<i64>,
-        sideways_neighbours: usize,
-        uphill_neighbours: usize,
-        descent_steps: u64,
-        escaped: bool,
-        iterations_to_escape: Option<u64>,
-        uphill_steps: u64,
-        uphill_proposals: u64,
-        evaluations: u64,
-        time_seconds: f64,
-        evaluations_per_second: f64,
+        /// The objective of the local minimum reached by the descent.
+        minimum_objective: i64 [lower, "minimum objective", ""],
+        /// Moves on a shortest path of the local minimum's maze.
+        minimum_path_length: Option<i64> [higher, "minimum path length", "moves"],
+        /// Neighbours of the minimum with the same objective.
+        sideways_neighbours: usize [none, "sideways neighbours", "mazes"],
+        /// Neighbours of the minimum with a worse objective.
+        uphill_neighbours: usize [none, "uphill neighbours", "mazes"],
+        /// Steps of the descent to the minimum.
+        descent_steps: u64 [none, "descent steps", "steps"],
+        /// Whether a strictly better maze was reached within the window.
+        escaped: bool [higher, "escaped", ""],
+        /// Steps until the escape (empty when it did not escape).
+        iterations_to_escape: Option<u64> [lower, "steps to escape", "steps"],
+        /// Uphill steps taken during the trial.
+        uphill_steps: u64 [none, "uphill steps", "steps"],
+        /// Uphill steps proposed during the trial.
+        uphill_proposals: u64 [none, "uphill proposals", "steps"],
+        /// Evaluations of the objective in all.
+        evaluations_used: u64 [none, "evaluations", "evaluations"],
+        /// Wall-clock time of the run.
+        time_seconds: f64 [lower, "time", "s"],
+        /// Evaluations per second of wall-clock time.
+        evaluations_per_second: f64 [higher, "evaluations per second", "evaluations/s"],
     }
 }
 
 const MAX_ITERATIONS: i64 = 1_000_000_000;
 
 pub fn size() -> ParamSpec {
-    ParamSpec::int("size", 5, 10, Some(5), "maze size n (n×n cells)")
+    ParamSpec::int("size", 5, 10, Some(5), "maze size n (n×n cells)").instance()
 }
 pub fn iterations() -> ParamSpec {
     ParamSpec::int(
@@ -106,8 +131,9 @@ fn start_seed() -> ParamSpec {
         "start_seed",
         0,
         i64::MAX,
-        "seed of a fixed starting maze (none: drawn from the run's seed)",
+        "seed of a fixed starting maze (none: the replicate's instance)",
     )
+    .instance()
 }
 fn sideways_cap() -> ParamSpec {
     ParamSpec::optional_int(
@@ -118,23 +144,20 @@ fn sideways_cap() -> ParamSpec {
     )
 }
 
-impl Runner for RjmRunner {
-    fn domain(&self) -> &'static str {
-        "rjm"
-    }
-
-    fn description(&self) -> &'static str {
-        "Rook Jumping Maze design by stochastic local search (the Rook Jumping Maze assignment)"
-    }
-
-    fn algorithms(&self) -> Vec<AlgorithmSpec> {
-        vec![
-            AlgorithmSpec {
+/// The Rook Jumping Maze algorithms.
+pub fn runner() -> Runner {
+    Runner {
+        domain: "rjm",
+        description: "Rook Jumping Maze design by stochastic local search (the Rook Jumping Maze assignment)",
+        cache: None,
+        algorithms: vec![
+            Algorithm {
                 name: "hill_descent",
                 // 2: anytime checkpoints at 1, 2, 3, 5, 7 per decade.
                 version: 2,
                 description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
                 metrics: MetricsSpec::of::<DescentMetrics>(),
+                run: run_hill_descent,
                 params: vec![
                     size(),
                     iterations(),
@@ -144,7 +167,7 @@ impl Runner for RjmRunner {
                     start_seed(),
                 ],
             },
-            AlgorithmSpec {
+            Algorithm {
                 name: "anneal",
                 // 2: no random number is drawn for uphill steps whose probability
                 // underflows (e^x, x < -700). 3: decay, beta and patience belong to
@@ -154,6 +177,7 @@ impl Runner for RjmRunner {
                 version: 4,
                 description: "simulated annealing (part 6) with a choice of temperature schedule",
                 metrics: MetricsSpec::of::<DescentMetrics>(),
+                run: run_anneal,
                 params: vec![
                     size(),
                     iterations(),
@@ -204,11 +228,12 @@ impl Runner for RjmRunner {
                     start_seed(),
                 ],
             },
-            AlgorithmSpec {
+            Algorithm {
                 name: "escape",
                 version: 1,
                 description: "descend to a verified local minimum, then try to escape it with uphill probability p",
                 metrics: MetricsSpec::of::<EscapeMetrics>(),
+                run: run_escape,
                 params: vec![
                     size(),
                     uphill_probability(None),
@@ -221,62 +246,70 @@ impl Runner for RjmRunner {
                     ),
                 ],
             },
-        ]
+        ],
     }
+}
 
-    fn run(&self, algorithm: &str, params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
-        let size = params.int("size")? as usize;
-        let mut rng = rng_from_seed(seed);
-        let started = Instant::now();
-        if algorithm == "escape" {
-            return escape(size, params, &mut rng, started);
-        }
-        let start = match params.opt_int("start_seed")? {
-            Some(s) => Maze::random(size, &mut rng_from_seed(s as u64)),
-            None => Maze::random(size, &mut rng),
-        };
-        let total = params.int("iterations")? as u64;
-        let sideways_cap = params.opt_int("sideways_cap")?.map(|c| c as u64);
-        let (acceptance, descents) = match algorithm {
-            "hill_descent" => (
-                Acceptance::Uphill {
-                    probability: params.float("uphill_probability")?,
-                },
-                params.int("restarts")? as u64,
-            ),
-            "anneal" => (Acceptance::Anneal(schedule(params)?), 1),
-            other => anyhow::bail!("rjm has no algorithm {other}"),
-        };
-        let settings = Settings {
-            acceptance,
-            sideways_cap,
-            iterations: total,
-            descents,
-            checkpoints: log_checkpoints(total),
-        };
-        let start_objective = crate::rjm::evaluate::objective(&start);
-        let out = optimize(&start, &settings, &mut rng);
-        let seconds = started.elapsed().as_secs_f64();
-        let best = out.best_energy as i64;
-        let mut r = RunOutput::of(DescentMetrics {
-            start_objective: start_objective as i64,
-            best_objective: best,
-            best_path_length: (best != UNREACHABLE).then_some(-best),
-            goal_reachable: best != UNREACHABLE,
-            best_iteration: out.best_iteration,
-            evaluations: out.evaluations,
-            accepted_improving: out.accepted_improving,
-            accepted_sideways: out.accepted_sideways,
-            accepted_uphill: out.accepted_uphill,
-            restarts_done: out.restarts,
-            final_temperature: out.final_temperature,
-            best_maze: maze_code(&out.best),
-            time_seconds: seconds,
-            evaluations_per_second: out.evaluations as f64 / seconds.max(1e-9),
-        });
-        r.anytime = out.anytime;
-        Ok(r)
-    }
+/// The starting maze of a run: the fixed one of `start_seed`, else the instance's.
+fn start_maze(size: usize, params: &Params, seeds: Seeds) -> anyhow::Result<Maze> {
+    let seed = match params.opt_int("start_seed")? {
+        Some(s) => s as u64,
+        None => seeds.instance,
+    };
+    Ok(Maze::random(size, &mut rng_from_seed(seed)))
+}
+
+fn run_hill_descent(params: &Params, seeds: Seeds, _: &RunContext) -> anyhow::Result<RunOutput> {
+    let acceptance = Acceptance::Uphill {
+        probability: params.float("uphill_probability")?,
+    };
+    local_search(params, seeds, acceptance, params.int("restarts")? as u64)
+}
+
+fn run_anneal(params: &Params, seeds: Seeds, _: &RunContext) -> anyhow::Result<RunOutput> {
+    local_search(params, seeds, Acceptance::Anneal(schedule(params)?), 1)
+}
+
+/// One hill descent or annealing run: the loop of [`optimize`] from the run's start.
+fn local_search(
+    params: &Params,
+    seeds: Seeds,
+    acceptance: Acceptance,
+    descents: u64,
+) -> anyhow::Result<RunOutput> {
+    let size = params.int("size")? as usize;
+    let started = Instant::now();
+    let start = start_maze(size, params, seeds)?;
+    let total = params.int("iterations")? as u64;
+    let settings = Settings {
+        acceptance,
+        sideways_cap: params.opt_int("sideways_cap")?.map(|c| c as u64),
+        iterations: total,
+        descents,
+        checkpoints: log_checkpoints(total),
+    };
+    let start_objective = crate::rjm::evaluate::objective(&start);
+    let out = optimize(&start, &settings, &mut rng_from_seed(seeds.run));
+    let seconds = started.elapsed().as_secs_f64();
+    let best = out.best_energy as i64;
+    let mut r = RunOutput::of(DescentMetrics {
+        start_objective: start_objective as i64,
+        best_objective: best,
+        best_path_length: (best != UNREACHABLE).then_some(-best),
+        goal_reachable: best != UNREACHABLE,
+        best_iteration: out.best_iteration,
+        evaluations: out.evaluations,
+        accepted_improving: out.accepted_improving,
+        accepted_sideways: out.accepted_sideways,
+        accepted_uphill: out.accepted_uphill,
+        restarts_done: out.restarts,
+        final_temperature: out.final_temperature,
+        best_maze: maze_code(&out.best),
+        time_seconds: seconds,
+        evaluations_per_second: out.evaluations as f64 / seconds.max(1e-9),
+    });
+    r.anytime = out.anytime;
+    Ok(r)
 }
 
 fn schedule(params: &Params) -> anyhow::Result<Schedule> {
@@ -359,15 +392,13 @@ pub fn maze_picture(code: &str, title: &str) -> Option<crate::present::plot::Boa
     })
 }
 
-fn escape(
-    size: usize,
-    params: &Params,
-    rng: &mut crate::util::rng::SearchRng,
-    started: Instant,
-) -> anyhow::Result<RunOutput> {
+fn run_escape(params: &Params, seeds: Seeds, _: &RunContext) -> anyhow::Result<RunOutput> {
+    let started = Instant::now();
+    let size = params.int("size")? as usize;
     let p = params.float("uphill_probability")?;
     let window = params.int("window")? as u64;
-    let start = Maze::random(size, rng);
+    let start = Maze::random(size, &mut rng_from_seed(seeds.instance));
+    let rng = &mut rng_from_seed(seeds.run);
     let r = crate::with_maze_bits!(size, B => {
         let mut land = MazeLandscape::<B>::new(&start);
         let minimum = descend_to_local_minimum(&mut land, rng);
@@ -384,7 +415,7 @@ fn escape(
             iterations_to_escape: trial.iterations_to_escape,
             uphill_steps: trial.uphill_steps,
             uphill_proposals: trial.uphill_proposals,
-            evaluations: land.evaluations(),
+            evaluations_used: land.evaluations(),
             time_seconds: seconds,
             evaluations_per_second: land.evaluations() as f64 / seconds.max(1e-9),
         })
@@ -397,15 +428,26 @@ mod tests {
     use super::*;
     use crate::pipeline::params::Value;
 
+    /// Runs `algorithm` with both seeds `seed`.
+    fn run(algorithm: &str, params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
+        let r = runner();
+        let a = r.algorithm(algorithm).expect("an rjm algorithm");
+        let seeds = Seeds {
+            run: seed,
+            instance: seed,
+        };
+        crate::pipeline::runner::with_default_context(None, |ctx| (a.run)(params, seeds, ctx))
+    }
+
     fn params(pairs: &[(&str, Value)]) -> Params {
-        let runner = RjmRunner;
+        let runner = runner();
         let algo = pairs
             .iter()
             .find(|(k, _)| *k == "algorithm")
             .and_then(|(_, v)| v.as_str().map(str::to_string))
             .unwrap_or_default();
         let spec = runner
-            .algorithms()
+            .algorithms
             .into_iter()
             .find(|a| a.name == algo)
             .unwrap();
@@ -425,8 +467,8 @@ mod tests {
             ("algorithm", "anneal".into()),
             ("iterations", Value::Int(3000)),
         ]);
-        let a = RjmRunner.run("anneal", &p, 17).unwrap();
-        let b = RjmRunner.run("anneal", &p, 17).unwrap();
+        let a = run("anneal", &p, 17).unwrap();
+        let b = run("anneal", &p, 17).unwrap();
         let strip = |r: &RunOutput| {
             r.metrics
                 .iter()
@@ -436,7 +478,7 @@ mod tests {
         };
         assert_eq!(strip(&a), strip(&b));
         assert_eq!(a.anytime, b.anytime);
-        let c = RjmRunner.run("anneal", &p, 18).unwrap();
+        let c = run("anneal", &p, 18).unwrap();
         assert_ne!(strip(&a), strip(&c));
     }
 
@@ -447,7 +489,7 @@ mod tests {
             ("iterations", Value::Int(2000)),
             ("size", Value::Int(8)),
         ]);
-        let out = RjmRunner.run("hill_descent", &p, 3).unwrap();
+        let out = run("hill_descent", &p, 3).unwrap();
         let get = |k: &str| {
             out.metrics
                 .iter()
@@ -487,7 +529,7 @@ mod tests {
         for seed in 0..20 {
             assert_eq!(
                 metric(
-                    &RjmRunner.run("hill_descent", &fixed, seed).unwrap(),
+                    &run("hill_descent", &fixed, seed).unwrap(),
                     "start_objective"
                 ),
                 want
@@ -495,7 +537,7 @@ mod tests {
             starts.insert(format!(
                 "{:?}",
                 metric(
-                    &RjmRunner.run("hill_descent", &free, seed).unwrap(),
+                    &run("hill_descent", &free, seed).unwrap(),
                     "start_objective"
                 )
             ));
@@ -514,7 +556,7 @@ mod tests {
             ("window", Value::Int(200)),
         ]);
         for seed in 0..10 {
-            let out = RjmRunner.run("escape", &p, seed).unwrap();
+            let out = run("escape", &p, seed).unwrap();
             let get = |k: &str| {
                 out.metrics
                     .iter()

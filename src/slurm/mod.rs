@@ -14,9 +14,10 @@ pub mod queue;
 pub mod script;
 
 use crate::pipeline::config::Config;
-use crate::pipeline::execute::{experiment_dir, recorded_runs};
+use crate::pipeline::execute::experiment_dir;
 use crate::pipeline::plan::Plan;
 use crate::pipeline::progress::Progress;
+use crate::pipeline::recorded::recorded_runs;
 use crate::pipeline::runner::Runner;
 use crate::pipeline::shard::{MAX_SHARDS, Shard};
 use script::{Job, Resources, check_path, ranges};
@@ -74,12 +75,14 @@ struct Target<'a> {
 }
 
 /// Writes the job scripts; with `--submit`, submits them; with `--wait`, waits.
-pub fn run(args: SlurmArgs, runners: &[Box<dyn Runner>]) -> anyhow::Result<()> {
+pub fn run(args: SlurmArgs, domains: &[crate::domain::Domain]) -> anyhow::Result<()> {
+    let runners = crate::domain::runners(domains);
+    let functions = crate::domain::functions(domains);
     if args.wait && !args.submit {
         crate::user_bail!("--wait needs --submit (it waits for the jobs it submits)");
     }
     let resources = resources(&args)?;
-    let target = target(&args, runners, resources)?;
+    let target = target(&args, &runners, &functions, resources)?;
     let job = &target.job;
     std::fs::create_dir_all(job.logs()).map_err(|e| {
         crate::util::error::environment_error(
@@ -181,7 +184,8 @@ fn valid_time(v: &str) -> bool {
 /// The experiments to run and the job scripts that run them.
 fn target<'a>(
     args: &SlurmArgs,
-    runners: &'a [Box<dyn Runner>],
+    runners: &[&'a Runner],
+    functions: &crate::domain::Functions,
     resources: Resources,
 ) -> anyhow::Result<Target<'a>> {
     let cwd = std::env::current_dir()?;
@@ -193,10 +197,16 @@ fn target<'a>(
     let text = |p: &Path| p.display().to_string();
     let (name, what, task, merge, merge_jobs, experiments, merged);
     if let Some(path) = &args.config {
-        let config = crate::pipeline::config::load(path, &args.set)?;
+        let config = crate::pipeline::config::resolve(&cwd, path, &args.set)?;
         let plan = crate::pipeline::plan::plan(&config, runners)?;
-        crate::pipeline::summary::check_outputs(&config, &plan)?;
-        let config_path = std::path::absolute(path)?;
+        crate::present::outputs::check(&config, &plan)?;
+        // A file by its absolute path; a built-in config by its name (the binary the
+        // jobs run has it too).
+        let config_path = if path.is_file() {
+            std::path::absolute(path)?
+        } else {
+            PathBuf::from(&config.name)
+        };
         check_path(&config_path, "the config")?;
         name = config.name.clone();
         what = format!("experiment {name} ({})", path.display());
@@ -217,18 +227,7 @@ fn target<'a>(
         merged = dir.join("manifest.json");
         experiments = vec![(config, plan)];
     } else {
-        let opts = crate::report::ReportOptions {
-            exec: crate::pipeline::execute::Options {
-                jobs: 1,
-                force: false,
-                out: out.clone(),
-            },
-            studies: args.study.clone(),
-            quiet: true,
-            shard: None,
-        };
-        let (_, work, _) =
-            crate::report::plan_studies(runners, &crate::domains::functions(), &opts)?;
+        let (_, work) = crate::report::plan::plan_studies(&cwd, runners, functions, &args.study)?;
         name = format!("report-{}", args.study.join("-"));
         crate::pipeline::config::check_name("job", &name, "--study")?;
         what = format!("the report's studies {}", args.study.join(", "));
@@ -240,7 +239,9 @@ fn target<'a>(
         task = words.clone();
         merge = words;
         merge_jobs = true;
-        merged = out.join("report").join("report.md");
+        // Each study is written to its own file; the last one is written last.
+        let last = args.study.last().map_or("report", String::as_str);
+        merged = out.join("report").join(format!("{last}.md"));
         experiments = work
             .into_iter()
             .filter(|w| w.runs)

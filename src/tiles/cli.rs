@@ -60,9 +60,9 @@ pub struct PdbBuildArgs {
     /// Board side for a custom partition (default: the smallest square holding its tiles).
     #[arg(long)]
     pub side: Option<usize>,
-    /// The cache folder.
-    #[arg(long, default_value = pdb::DEFAULT_CACHE_DIR)]
-    pub cache: PathBuf,
+    /// The cache folder (default: $SEARCHLAB_PDB_CACHE, else outputs/pdb).
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
 }
 
 /// Where an instance comes from and what its goal is.
@@ -148,9 +148,9 @@ pub struct SolveArgs {
     /// `--heuristic pdb:PARTITION`.
     #[arg(long)]
     pub pdb: Option<String>,
-    /// The pattern-database cache folder.
-    #[arg(long, default_value = pdb::DEFAULT_CACHE_DIR)]
-    pub cache: PathBuf,
+    /// The pattern-database cache folder (default: $SEARCHLAB_PDB_CACHE, else outputs/pdb).
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
     /// With `--pdb`: search the subtrees below a frontier depth on all cores (same
     /// counts and solution as the serial search).
     #[arg(long)]
@@ -208,6 +208,16 @@ pub struct BatchArgs {
     pub csv: bool,
 }
 
+/// The subcommand's arguments, for the command line.
+pub fn command() -> clap::Command {
+    <TilesArgs as clap::Args>::augment_args(clap::Command::new("tiles"))
+}
+
+/// Runs the subcommand from its parsed arguments.
+pub fn run_matches(m: &clap::ArgMatches) -> anyhow::Result<()> {
+    run(<TilesArgs as clap::FromArgMatches>::from_arg_matches(m)?)
+}
+
 pub fn run(args: TilesArgs) -> anyhow::Result<()> {
     let out = match args.command {
         TilesCommand::Solve(a) => solve(&a)?,
@@ -250,6 +260,17 @@ fn load(a: &BoardArgs) -> anyhow::Result<(Board, Board)> {
     Ok((start, goal))
 }
 
+/// The pattern-database cache folder: `--cache`, else `$SEARCHLAB_PDB_CACHE`, else
+/// `<out>/pdb` (as for the pipeline's runs; read once, here, by the command).
+pub fn cache_dir(flag: Option<&std::path::Path>, out: &std::path::Path) -> PathBuf {
+    match flag {
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::var_os("SEARCHLAB_PDB_CACHE")
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| out.join("pdb"), PathBuf::from),
+    }
+}
+
 /// The PDB heuristic of `partition` towards `goal`, from the cache or built with a
 /// progress bar on stderr (plain lines when stderr is not a terminal).
 pub fn pdb_heuristic(
@@ -265,7 +286,7 @@ pub fn pdb_heuristic(
             partition,
             cache,
             true,
-            &pdb::progress_lines(&groups),
+            &pdb::progress_lines(&groups, &|text| crate::util::notice::note(text)),
         );
     }
     let bar = indicatif::ProgressBar::new(0);
@@ -305,7 +326,8 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
     };
     let goal = Board::default_goal(crate::tiles::board::Shape::new(side, side)?, 1);
     let started = std::time::Instant::now();
-    let (h, origins) = pdb_heuristic(&a.partition, &goal, &a.cache)?;
+    let cache = cache_dir(a.cache.as_deref(), std::path::Path::new("outputs"));
+    let (h, origins) = pdb_heuristic(&a.partition, &goal, &cache)?;
     let mut s = format!(
         "partition {} on the {} board: {} tables, {} bytes, {:.2} s\n",
         h.partition.name,
@@ -329,7 +351,7 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
         ));
         s.push_str(&format!(
             "  file: {}\n",
-            pdb::cache_file(&a.cache, &goal, &t.pattern.tiles).display()
+            pdb::cache_file(&cache, &goal, &t.pattern.tiles).display()
         ));
     }
     Ok(s)
@@ -346,7 +368,8 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         if a.algorithm != Algorithm::Ida || start.blanks() != 1 {
             user_bail!("pattern databases work with --algorithm ida on one-blank boards");
         }
-        let (h, _) = pdb_heuristic(partition, &goal, &a.cache)?;
+        let cache = cache_dir(a.cache.as_deref(), std::path::Path::new("outputs"));
+        let (h, _) = pdb_heuristic(partition, &goal, &cache)?;
         let r = if a.parallel && a.expand_limit.is_none() {
             pdb_ida::solve_parallel(&start, &h, order)
         } else {
@@ -552,25 +575,23 @@ fn batch_runs(
         list(instances.iter().map(|i| i.id.to_string()).collect())
     ));
     let config = crate::pipeline::config::parse(&text, "tiles batch", &[])?;
-    let runners = crate::domains::runners();
-    let plan = crate::pipeline::plan::plan(&config, &runners)?;
-    let opts = crate::pipeline::execute::Options {
-        jobs: crate::pipeline::execute::cap_jobs("--threads", a.threads.unwrap_or(0)),
-        force: false,
-        out: a.out.clone(),
-    };
+    let runner = crate::tiles::runner::runner();
+    let plan = crate::pipeline::plan::plan(&config, &[&runner])?;
+    let mut opts = crate::pipeline::execute::Options::new(&a.out);
+    opts.jobs = crate::pipeline::execute::cap_jobs("--threads", a.threads.unwrap_or(0));
+    opts.env
+        .caches
+        .insert("tiles".into(), cache_dir(a.cache.as_deref(), &a.out));
     let dir = crate::pipeline::execute::experiment_dir(&opts.out, &config.name);
-    let missing = crate::pipeline::execute::missing_runs(&plan, &dir, false)?;
-    let progress = crate::pipeline::progress::Progress::new(missing as u64, true);
+    let missing = crate::pipeline::recorded::missing_runs(&plan, &dir, false)?;
+    let progress = crate::pipeline::progress::Progress::new(missing as u64, true)
+        .with_notes(!crate::util::notice::quiet());
     let done = crate::pipeline::execute::run_experiment(&config, &plan, &opts, &progress)?;
     crate::pipeline::table::decode_rows(&done.results)
 }
 
 fn batch(a: &BatchArgs) -> anyhow::Result<String> {
     let order = MoveOrder::parse(&a.move_order)?;
-    if let Some(dir) = &a.cache {
-        pdb::set_pipeline_cache(dir);
-    }
     let instances = match &a.ids {
         Some(text) => parse_ids(text)?
             .into_iter()

@@ -24,3 +24,17 @@ pub use solve::Problem;
 pub mod cli;
 pub mod facts;
 pub mod runner;
+
+/// The domain: its algorithms, facts, pictures and command-line program.
+pub fn domain() -> crate::domain::Domain {
+    crate::domain::Domain {
+        runner: runner::runner(),
+        about: "Sliding-tile puzzles (the 15-puzzle, 8-puzzle and two-blank puzzle assignments): IDA*, A*, BFS, DFS, pattern databases, census",
+        facts: facts::FACTS.to_vec(),
+        boards: facts::BOARDS.to_vec(),
+        program: crate::domain::Program {
+            command: cli::command,
+            run: cli::run_matches,
+        },
+    }
+}

@@ -39,13 +39,13 @@
 
 use super::board::{Board, Dir, MAX_CELLS, Shape};
 use crate::user_bail;
+use crate::util::rng::fnv1a;
 use anyhow::Context;
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// Where tables are cached unless the caller says otherwise.
@@ -839,17 +839,6 @@ fn build_with<W: Word>(
     Some(t)
 }
 
-/// 64-bit FNV-1a over `bytes`, eight at a time after the first byte-wise pass would be
-/// nicer; this is the plain byte-wise FNV-1a.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// The cache file of a pattern: `4x4-g<goal hash>-1-2-3-4-5-6-7.pdb`.
 pub fn cache_file(dir: &Path, goal: &Board, tiles: &[u8]) -> PathBuf {
     let g = fnv1a(goal.tiles()) as u32;
@@ -1188,74 +1177,41 @@ pub fn split_heuristics(text: &str) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
-/// The cache folder runs of the pipeline use: the one [`set_pipeline_cache`] gave
-/// (`tiles batch --cache`), else the environment variable `SEARCHLAB_PDB_CACHE`, else
-/// [`DEFAULT_CACHE_DIR`] (relative to the working folder).
-pub fn pipeline_cache() -> PathBuf {
-    if let Some(dir) = PIPELINE_CACHE
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone()
-    {
-        return dir;
-    }
-    std::env::var_os("SEARCHLAB_PDB_CACHE")
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| PathBuf::from(DEFAULT_CACHE_DIR), PathBuf::from)
-}
-
-/// Makes the pipeline's runs in this process use `dir` as the cache folder.
-pub fn set_pipeline_cache(dir: &Path) {
-    *PIPELINE_CACHE.lock().unwrap_or_else(|e| e.into_inner()) = Some(dir.to_path_buf());
-}
-
-static PIPELINE_CACHE: Mutex<Option<PathBuf>> = Mutex::new(None);
-
-/// One loaded heuristic per (cache folder, board, goal, partition), filled once.
-type Slot = Arc<Mutex<Option<Arc<PdbHeuristic>>>>;
-type SharedKey = (PathBuf, u8, Vec<u8>, String);
-static SHARED: OnceLock<Mutex<HashMap<SharedKey, Slot>>> = OnceLock::new();
-
 /// The PDB heuristic (with the reflection) of `partition` towards `goal`, shared by
-/// every caller in the process: the first caller loads the tables from `cache` (or
-/// builds and saves them), concurrent callers for the same partition wait for it
-/// instead of building the same table twice, and later callers get it at once.
-/// A build reports its progress in plain lines on stderr ([`progress_lines`]: the
-/// pipeline's own progress bar owns the terminal). Returns the heuristic and whether
-/// this call loaded or built it (false when it was already in memory).
+/// every run of the process through the run context's memo: the first run loads the
+/// tables from the context's cache folder (or builds and saves them), concurrent runs
+/// for the same partition wait for it instead of building the same table twice, and
+/// later runs get it at once. A build reports its progress as notes to the run's
+/// observer ([`progress_lines`]). Returns the heuristic and whether this call loaded or
+/// built it (false when it was already in memory).
 pub fn shared(
     goal: &Board,
     partition: &str,
-    cache: &Path,
+    ctx: &crate::pipeline::runner::RunContext,
 ) -> anyhow::Result<(Arc<PdbHeuristic>, bool)> {
     let p = Partition::parse(partition, goal)?;
-    let key = (
-        cache.to_path_buf(),
+    let cache = ctx.cache_dir()?;
+    let key = format!(
+        "tiles/pdb|{}|{}|{:?}|{}",
+        cache.display(),
         goal.width,
-        goal.tiles().to_vec(),
-        p.name.clone(),
+        goal.tiles(),
+        p.name
     );
-    let slot = SHARED
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(key)
-        .or_default()
-        .clone();
-    let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(h) = held.as_ref() {
-        return Ok((Arc::clone(h), false));
-    }
-    let groups = p.groups.clone();
-    let (h, _) = PdbHeuristic::load_or_build(goal, p, cache, true, &progress_lines(&groups))?;
-    let h = Arc::new(h);
-    *held = Some(Arc::clone(&h));
-    Ok((h, true))
+    ctx.memo.get_or_try_init(&key, || {
+        let groups = p.groups.clone();
+        let note = |text: &str| ctx.observer.note(text);
+        let progress = progress_lines(&groups, &note);
+        Ok(PdbHeuristic::load_or_build(goal, p, cache, true, &progress)?.0)
+    })
 }
 
-/// A progress callback that prints plain lines on stderr (unless `--quiet`,
-/// [`crate::util::notice`]): the pattern's tiles at each quarter of its placements.
-pub fn progress_lines(groups: &[Vec<u8>]) -> impl Fn(usize, u64, u64) + '_ {
+/// A progress callback that passes plain lines to `note`: the pattern's tiles at each
+/// quarter of its placements.
+pub fn progress_lines<'a>(
+    groups: &'a [Vec<u8>],
+    note: &'a dyn Fn(&str),
+) -> impl Fn(usize, u64, u64) + 'a {
     let last = std::cell::Cell::new((usize::MAX, 0u64));
     move |i, done, total| {
         let quarter = (done * 4).checked_div(total).unwrap_or(4);
@@ -1264,7 +1220,7 @@ pub fn progress_lines(groups: &[Vec<u8>]) -> impl Fn(usize, u64, u64) + '_ {
         }
         last.set((i, quarter));
         let tiles = groups.get(i).map_or(String::new(), |g| format!("{g:?}"));
-        crate::util::notice::note(format_args!(
+        note(&format!(
             "building the pattern database of tiles {tiles}: {}% of {total} placements",
             quarter * 25
         ));

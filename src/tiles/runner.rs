@@ -6,14 +6,15 @@
 //!
 //! `ida` also takes the pattern-database heuristics `pdb:5-5-5`, `pdb:6-6-3`, `pdb:7-8`
 //! (15-puzzle) and `pdb:6-6-6-6` (24-puzzle), with the reflection: the tables come from
-//! the cache folder ([`pdb::pipeline_cache`], `outputs/pdb` by default), built there once
-//! when missing, and are shared by all the runs of the process ([`pdb::shared`]). The time
-//! a run spends loading or building them is `heuristic_setup_seconds`, not part of
-//! `time_seconds`; `heuristic_bytes` is the tables' memory.
+//! the run context's cache folder (`<out>/pdb` by default), built there once when
+//! missing, and are shared by all the runs of the process through the context's memo
+//! ([`pdb::shared`]). The time a run spends loading or building them is
+//! `heuristic_setup_seconds`, not part of `time_seconds`; `heuristic_bytes` is the
+//! tables' memory.
 
 use crate::pipeline::metrics::MetricsSpec;
 use crate::pipeline::params::{ParamSpec, Params};
-use crate::pipeline::runner::{AlgorithmSpec, RunOutput, Runner};
+use crate::pipeline::runner::{Algorithm, CacheSpec, RunContext, RunOutput, Runner, Seeds};
 use crate::tiles::board::{Board, MoveOrder, Shape};
 use crate::tiles::census;
 use crate::tiles::heuristic::Heuristic;
@@ -35,61 +36,74 @@ crate::metrics! {
     /// What a sliding-tile search measures (IDA* on a benchmark instance, or any search on
     /// a random 8-puzzle).
     pub struct TilesMetrics {
-        h0: u32,
-        optimal: Option<u64>,
-        solved: bool,
-        solution_length: Option<usize>,
-        generated: u64,
-        expanded: u64,
-        max_frontier: u64,
-        thresholds: Option<String>,
-        time_seconds: f64,
-        nodes_per_second: Option<f64>,
-        expanded_per_second: Option<f64>,
-        heuristic_setup_seconds: Option<f64>,
-        heuristic_bytes: Option<u64>,
+        /// The heuristic's estimate of the start, h(s0).
+        h0: u32 [none, "h(s0)", "moves"],
+        /// The optimal solution length: the published one, or the 8-puzzle's true distance.
+        optimal: Option<u64> [none, "optimal length", "moves"],
+        /// Whether the search found a solution within its limits.
+        solved: bool [higher, "solved", ""],
+        /// Moves of the solution found.
+        solution_length: Option<usize> [lower, "solution length", "moves"],
+        /// Nodes generated (successors created).
+        generated: u64 [lower, "nodes generated", "nodes"],
+        /// Nodes expanded (whose successors were generated).
+        expanded: u64 [lower, "nodes expanded", "nodes"],
+        /// The largest frontier (queue, or IDA*'s deepest path).
+        max_frontier: u64 [lower, "largest frontier", "nodes"],
+        /// IDA*'s thresholds, in order.
+        thresholds: Option<String> [none, "thresholds", ""],
+        /// Wall-clock time of the search, the heuristic's setup excluded.
+        time_seconds: f64 [lower, "time", "s"],
+        /// Generated nodes per second.
+        nodes_per_second: Option<f64> [higher, "nodes per second", "nodes/s"],
+        /// Expanded nodes per second.
+        expanded_per_second: Option<f64> [higher, "expansions per second", "nodes/s"],
+        /// Time spent loading or building pattern databases before the search.
+        heuristic_setup_seconds: Option<f64> [lower, "heuristic setup", "s"],
+        /// Memory of the heuristic's tables.
+        heuristic_bytes: Option<u64> [lower, "heuristic memory", "bytes"],
     }
 }
 
-pub struct TilesRunner;
-
-impl Runner for TilesRunner {
-    fn domain(&self) -> &'static str {
-        "tiles"
-    }
-
-    fn description(&self) -> &'static str {
-        "Sliding-tile puzzles: IDA* on Korf's benchmark sets, and BFS/DFS/A*/IDA* on random 8-puzzles"
-    }
-
-    fn algorithms(&self) -> Vec<AlgorithmSpec> {
-        vec![
-            AlgorithmSpec {
+/// The sliding-tile algorithms.
+pub fn runner() -> Runner {
+    Runner {
+        domain: "tiles",
+        description: "Sliding-tile puzzles: IDA* on Korf's benchmark sets, and BFS/DFS/A*/IDA* on random 8-puzzles",
+        cache: Some(CacheSpec {
+            folder: "pdb",
+            env: "SEARCHLAB_PDB_CACHE",
+        }),
+        algorithms: vec![
+            Algorithm {
                 name: "ida",
                 // 2: pattern-database heuristics; heuristic_setup_seconds and heuristic_bytes.
                 version: 2,
                 description: "IDA* (fast, one blank) on a benchmark instance",
                 metrics: MetricsSpec::of::<TilesMetrics>(),
+                run: run_ida,
                 params: vec![
                     ParamSpec::choice(
                         "instance_set",
                         InstanceSet::NAMES,
                         Some("assignment"),
                         "korf100, assignment (ids 1,2,3,4,14,88) or korf24",
-                    ),
+                    )
+                    .instance(),
                     ParamSpec::int(
                         "instance",
                         1,
                         100,
                         None,
                         "the instance id in its set (Korf's numbering)",
-                    ),
+                    )
+                    .instance(),
                     ParamSpec::text(
                         "heuristic",
                         "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, or pdb: and groups of tiles like pdb:1,2,3/4,5,6",
                         pdb::check_ida_heuristic,
                         Some("manhattan"),
-                        "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6 (24-puzzle), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15; tables are cached in outputs/pdb (or $SEARCHLAB_PDB_CACHE)",
+                        "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6 (24-puzzle), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15; tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
                     ),
                     ParamSpec::choice(
                         "move_order",
@@ -105,13 +119,14 @@ impl Runner for TilesRunner {
                     ),
                 ],
             },
-            AlgorithmSpec {
+            Algorithm {
                 name: "random8",
                 // 2: dfs_limit belongs to dfs (absent from the other searches' runs).
                 // 3: the heuristic_setup_seconds and heuristic_bytes columns (empty here).
                 version: 3,
                 description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
                 metrics: MetricsSpec::of::<TilesMetrics>(),
+                run: run_random8,
                 params: vec![
                     ParamSpec::choice(
                         "search",
@@ -125,26 +140,30 @@ impl Runner for TilesRunner {
                         31,
                         Some(10),
                         "smallest optimal distance of the random instance",
-                    ),
+                    )
+                    .instance(),
                     ParamSpec::int(
                         "depth_max",
                         0,
                         31,
                         Some(20),
                         "largest optimal distance (the distance is drawn uniformly in the band)",
-                    ),
+                    )
+                    .instance(),
                     ParamSpec::optional_int(
                         "depth",
                         0,
                         31,
                         "exact optimal distance (overrides depth_min and depth_max)",
-                    ),
+                    )
+                    .instance(),
                     ParamSpec::optional_int(
                         "instance_seed",
                         0,
                         i64::MAX,
-                        "draw the instance from this seed instead of the run's, so that every algorithm gets the same instances",
-                    ),
+                        "draw the instance from this seed instead of the replicate's instance seed",
+                    )
+                    .instance(),
                     ParamSpec::choice(
                         "heuristic",
                         Heuristic::NAMES,
@@ -161,17 +180,7 @@ impl Runner for TilesRunner {
                         .only_when("search", &["dfs"]),
                 ],
             },
-        ]
-    }
-
-    fn run(&self, algorithm: &str, params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
-        match algorithm {
-            "ida" => run_ida(params),
-            "random8" => run_random8(params, seed),
-            other => {
-                user_bail!("the tiles domain has no algorithm {other:?} (it has ida, random8)")
-            }
-        }
+        ],
     }
 }
 
@@ -180,7 +189,7 @@ fn heuristic(params: &Params) -> anyhow::Result<Heuristic> {
     Heuristic::from_name(name).ok_or_else(|| crate::user_error!("unknown heuristic {name:?}"))
 }
 
-fn run_ida(params: &Params) -> anyhow::Result<RunOutput> {
+fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOutput> {
     let set_name = params.str("instance_set")?;
     let set = InstanceSet::from_name(set_name)
         .ok_or_else(|| crate::user_error!("unknown instance_set {set_name:?}"))?;
@@ -193,7 +202,7 @@ fn run_ida(params: &Params) -> anyhow::Result<RunOutput> {
     let (r, setup, bytes) = match pdb::heuristic_partition(name) {
         Some(partition) => {
             let started = Instant::now();
-            let (h, _) = pdb::shared(&goal, partition, &pdb::pipeline_cache())?;
+            let (h, _) = pdb::shared(&goal, partition, ctx)?;
             let setup = started.elapsed().as_secs_f64();
             let r = pdb_ida::solve(&inst.board, &h, order, limit);
             (r, Some(setup), Some(h.bytes() as u64))
@@ -225,7 +234,7 @@ fn per_second(n: u64, secs: f64) -> Option<f64> {
     (secs > 0.0).then(|| n as f64 / secs)
 }
 
-fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
+fn run_random8(params: &Params, seeds: Seeds, _: &RunContext) -> anyhow::Result<RunOutput> {
     let (lo, hi) = match params.opt_int("depth")? {
         Some(d) => (d, d),
         None => (params.int("depth_min")?, params.int("depth_max")?),
@@ -233,9 +242,11 @@ fn run_random8(params: &Params, seed: u64) -> anyhow::Result<RunOutput> {
     if lo > hi {
         user_bail!("depth_min = {lo} is larger than depth_max = {hi}");
     }
-    let instance_seed = params.opt_int("instance_seed")?.map_or(seed, |s| {
-        crate::util::rng::derive_seed(0, "tiles/random8 instance", s as u64)
-    });
+    let instance_seed = params
+        .opt_int("instance_seed")?
+        .map_or(seeds.instance, |s| {
+            crate::util::rng::derive_seed(0, "tiles/random8 instance", s as u64)
+        });
     let mut rng = crate::util::rng::rng_from_seed(instance_seed);
     let depth = rng.random_range(lo..=hi) as usize;
     let index = rng.random_range(0..usize::MAX);
@@ -291,9 +302,29 @@ mod tests {
     use super::*;
     use crate::pipeline::params::Value;
 
+    /// Runs `algorithm` with both seeds `seed`, its tables cached in `cache`.
+    fn run_in(
+        cache: Option<&std::path::Path>,
+        algorithm: &str,
+        p: &Params,
+        seed: u64,
+    ) -> anyhow::Result<RunOutput> {
+        let r = runner();
+        let a = r.algorithm(algorithm).expect("a tiles algorithm");
+        let seeds = Seeds {
+            run: seed,
+            instance: seed,
+        };
+        crate::pipeline::runner::with_default_context(cache, |ctx| (a.run)(p, seeds, ctx))
+    }
+
+    fn run(algorithm: &str, p: &Params, seed: u64) -> anyhow::Result<RunOutput> {
+        run_in(None, algorithm, p, seed)
+    }
+
     fn params(pairs: &[(&str, Value)], algorithm: &str) -> Params {
-        let spec = TilesRunner
-            .algorithms()
+        let spec = runner()
+            .algorithms
             .into_iter()
             .find(|a| a.name == algorithm)
             .unwrap();
@@ -332,7 +363,7 @@ mod tests {
             ],
             "ida",
         );
-        let out = TilesRunner.run("ida", &p, 0).unwrap();
+        let out = run("ida", &p, 0).unwrap();
         assert_eq!(metric(&out, "generated"), &Value::Int(1_650_696));
         assert_eq!(metric(&out, "solution_length"), &Value::Int(46));
         assert_eq!(metric(&out, "h0"), &Value::Int(32));
@@ -343,14 +374,13 @@ mod tests {
             );
         }
         let bad = params(&[("instance", Value::Int(5))], "ida");
-        let err = TilesRunner.run("ida", &bad, 0).unwrap_err();
+        let err = run("ida", &bad, 0).unwrap_err();
         assert!(crate::util::error::is_user_error(&err));
     }
 
     #[test]
     fn ida_takes_the_pattern_databases_from_a_shared_cache() {
         let dir = tempfile::tempdir().unwrap();
-        pdb::set_pipeline_cache(dir.path());
         let p = params(
             &[
                 ("instance_set", "korf100".into()),
@@ -360,9 +390,21 @@ mod tests {
             "ida",
         );
         // Two runs at once: one builds the three tables, the other waits for them.
+        let r = runner();
+        let ida = r.algorithm("ida").unwrap();
+        let memo = crate::util::memo::Memo::default();
+        let cancel = crate::util::cancel::Cancel::default();
+        let ctx = RunContext {
+            cache: Some(dir.path()),
+            memory: crate::util::memory::DEFAULT_MEMORY_LIMIT,
+            cancel: &cancel,
+            observer: &crate::pipeline::runner::Silent,
+            memo: &memo,
+            resume: None,
+        };
         let (a, b) = rayon::join(
-            || TilesRunner.run("ida", &p, 0).unwrap(),
-            || TilesRunner.run("ida", &p, 1).unwrap(),
+            || (ida.run)(&p, Seeds::default(), &ctx).unwrap(),
+            || (ida.run)(&p, Seeds::default(), &ctx).unwrap(),
         );
         assert_eq!(reproducible(&a), reproducible(&b));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
@@ -392,7 +434,7 @@ mod tests {
             ],
             "ida",
         );
-        let err = TilesRunner.run("ida", &bad, 0).unwrap_err();
+        let err = run_in(Some(dir.path()), "ida", &bad, 0).unwrap_err();
         assert!(crate::util::error::is_user_error(&err));
         assert!(err.to_string().contains("5x5"), "{err}");
     }
@@ -408,8 +450,8 @@ mod tests {
                 ],
                 "random8",
             );
-            let a = TilesRunner.run("random8", &p, 7).unwrap();
-            let b = TilesRunner.run("random8", &p, 7).unwrap();
+            let a = run("random8", &p, 7).unwrap();
+            let b = run("random8", &p, 7).unwrap();
             assert_eq!(reproducible(&a), reproducible(&b), "{alg}");
             let optimal = metric(&a, "optimal").as_i64().unwrap();
             assert!((12..=16).contains(&optimal));
@@ -430,7 +472,7 @@ mod tests {
                 ],
                 "random8",
             );
-            let out = TilesRunner.run("random8", &p, 99).unwrap();
+            let out = run("random8", &p, 99).unwrap();
             (metric(&out, "optimal").clone(), metric(&out, "h0").clone())
         };
         assert_eq!(same("bfs"), same("astar"));
@@ -439,7 +481,7 @@ mod tests {
             &[("search", "dfs".into()), ("dfs_limit", Value::Int(100))],
             "random8",
         );
-        let out = TilesRunner.run("random8", &p, 1).unwrap();
+        let out = run("random8", &p, 1).unwrap();
         assert_eq!(metric(&out, "expanded"), &Value::Int(100));
         assert_eq!(metric(&out, "solved"), &Value::Bool(false));
     }

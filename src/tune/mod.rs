@@ -20,14 +20,17 @@ pub mod race;
 pub mod spec;
 
 use crate::pipeline::config::Config;
-use crate::pipeline::execute::{Options, compute, frames};
+use crate::pipeline::execute::{Options, compute};
 use crate::pipeline::journal::{ExperimentLock, RunRecord};
+use crate::pipeline::manifest::{Manifest, Work};
+use crate::pipeline::metrics::Better;
 use crate::pipeline::params::{Params, Value};
-use crate::pipeline::plan::{Plan, Run};
+use crate::pipeline::plan::{Plan, Run, identify};
 use crate::pipeline::progress::Progress;
+use crate::pipeline::results::frames;
 use crate::pipeline::table::{ColumnBuilder, frame, write_both};
-use crate::present::figure::{Better, FigureKind, FigureSpec};
-use crate::util::rng::{derive_seed, fnv1a, rng_from_seed};
+use crate::present::figure::{FigureKind, FigureSpec};
+use crate::util::rng::{derive_seed, rng_from_seed};
 use polars::prelude::DataFrame;
 use race::Race;
 use rand::RngExt;
@@ -87,14 +90,13 @@ pub fn race_columns(plan: &Plan) -> Vec<&'static str> {
 pub const STEP_COLUMNS: [&str; 4] = ["variant", "instances", "alive", "evaluations"];
 
 /// The spec of `config`'s `[tune]` section with the command line's changes.
-pub fn spec_of(config: &Config, o: &Overrides) -> anyhow::Result<TuneSpec> {
-    let Some(spec) = &config.tune else {
+pub fn spec_of(config: &Config, plan: &Plan, o: &Overrides) -> anyhow::Result<TuneSpec> {
+    let Some(mut spec) = spec::read(config, plan)? else {
         crate::user_bail!(
             "{}: no [tune] section (it names the metric to race on; see the README)",
             config.source
         );
     };
-    let mut spec = spec.clone();
     for (flag, value, field) in [
         ("--budget", o.budget, &mut spec.budget),
         ("--train-seeds", o.train_seeds, &mut spec.train_seeds),
@@ -125,6 +127,8 @@ pub fn spec_of(config: &Config, o: &Overrides) -> anyhow::Result<TuneSpec> {
 /// A variant's candidates.
 struct Family {
     name: String,
+    /// The variant's algorithm (an index into the runner's).
+    algorithm: usize,
     candidates: Vec<Params>,
 }
 
@@ -136,6 +140,7 @@ fn families(config: &Config, plan: &Plan, spec: &TuneSpec) -> anyhow::Result<Vec
             Some(f) => f.candidates.push(run.params.clone()),
             None => out.push(Family {
                 name: run.variant.clone(),
+                algorithm: run.algorithm,
                 candidates: vec![run.params.clone()],
             }),
         }
@@ -146,18 +151,19 @@ fn families(config: &Config, plan: &Plan, spec: &TuneSpec) -> anyhow::Result<Vec
             continue;
         };
         let base = f.candidates[0].clone();
+        let algorithm = &plan.runner.algorithms[f.algorithm];
         let mut sampled = Vec::new();
         for s in 0..spec.samples {
             let identity = format!("tune|sample|{}", f.name);
             let mut rng = rng_from_seed(derive_seed(spec.seed, &identity, s));
             let mut p = base.clone();
             for (name, range) in ranges {
-                let Some(ps) = plan.algorithm.params.iter().find(|x| x.name == name) else {
+                let Some(ps) = algorithm.param(name) else {
                     crate::user_bail!(
                         "{}:{}: tune.sample.{key}.{name}: {} has no parameter {name}",
                         config.source,
                         spec.line,
-                        plan.algorithm.name
+                        algorithm.name
                     );
                 };
                 if base.get(name).is_none() {
@@ -199,44 +205,40 @@ pub fn most_evaluations(plan: &Plan, spec: &TuneSpec) -> u64 {
     variants.len() as u64 * (spec.budget + spec.test_seeds)
 }
 
-/// The seed of instance `i` of a split ("train" or "test"): the same for every
-/// candidate and variant.
-fn instance_seed(plan: &Plan, spec: &TuneSpec, split: &str, i: u64) -> u64 {
-    let identity = format!(
-        "{}/{}|tune|{split}",
-        plan.runner.domain(),
-        plan.algorithm.name
-    );
-    derive_seed(spec.seed, &identity, i) >> 1
+/// The base seed of a split's stream of instances ("train" or "test"): instance `i`
+/// of the split is replicate `i` of that stream, the same for every candidate and
+/// variant.
+fn stream_seed(spec: &TuneSpec, split: &str) -> u64 {
+    derive_seed(spec.seed, &format!("tune|{split}"), 0) >> 1
 }
 
-/// A run of `params` on instance `i` of `split`.
+/// A run of `params` (of `family`) on instance `i` of `split`.
 fn evaluation(
     plan: &Plan,
     spec: &TuneSpec,
-    variant: &str,
+    family: &Family,
     params: &Params,
     split: &str,
     i: u64,
     index: usize,
 ) -> Run {
-    let identity = format!(
-        "{}/{}|{}",
-        plan.runner.domain(),
-        plan.algorithm.name,
-        params.canonical()
-    );
-    let key_text = format!(
-        "{identity}|v{}|{variant}|tune|{}|{split}|{i}",
-        plan.algorithm.version, spec.seed
+    let algorithm = &plan.runner.algorithms[family.algorithm];
+    let (seeds, key) = identify(
+        plan.runner.domain,
+        algorithm,
+        params,
+        &family.name,
+        stream_seed(spec, split),
+        i,
     );
     Run {
         index,
-        variant: variant.to_string(),
+        variant: family.name.clone(),
+        algorithm: family.algorithm,
         params: params.clone(),
         replicate: i,
-        seed: instance_seed(plan, spec, split, i),
-        key: format!("{:016x}", fnv1a(key_text.as_bytes())),
+        seeds,
+        key,
     }
 }
 
@@ -270,24 +272,15 @@ pub fn tune(
     progress: &Progress,
 ) -> anyhow::Result<Tuned> {
     let started = Instant::now();
-    if !plan.algorithm.metrics.names.contains(&spec.metric.as_str()) {
-        crate::user_bail!(
-            "{}:{}: tune.metric {:?} is not a metric of {} (metrics: {})",
-            config.source,
-            spec.line,
-            spec.metric,
-            plan.algorithm.name,
-            plan.algorithm.metrics.names.join(", ")
-        );
-    }
+    let started_at = crate::util::timestamp::now_utc();
     let dir = tune_dir(&opts.out, &plan.experiment);
-    crate::pipeline::execute::create_dir(&dir)?;
+    crate::pipeline::recorded::create_dir(&dir)?;
     let _lock = ExperimentLock::acquire(&dir)?;
     let journal = dir.join("evaluations.jsonl");
     if opts.force && journal.exists() {
         std::fs::remove_file(&journal)?;
     }
-    let mut done = crate::pipeline::execute::checked_journal(plan, &journal, true)?;
+    let mut done = crate::pipeline::recorded::checked_journal(plan, &journal, true)?;
     let families = families(config, plan, spec)?;
     let upper = most_evaluations(plan, spec);
     let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, 0);
@@ -317,7 +310,7 @@ pub fn tune(
                     train.push(evaluation(
                         plan,
                         spec,
-                        &families[r].name,
+                        &families[r],
                         &families[r].candidates[c],
                         "train",
                         i,
@@ -333,7 +326,7 @@ pub fn tune(
         let runs = round
             .iter()
             .flat_map(|(_, alive, first)| &train[*first..*first + alive.len()]);
-        computed += compute_missing(plan, runs, &journal, opts.jobs, &mut done, &mut stage)?;
+        computed += compute_missing(plan, runs, &journal, opts, &mut done, &mut stage)?;
         for (r, alive, first) in &round {
             let values = train[*first..*first + alive.len()]
                 .iter()
@@ -350,13 +343,13 @@ pub fn tune(
             (0..spec.test_seeds).map(move |j| (f, elite, j))
         })
         .enumerate()
-        .map(|(index, (f, elite, j))| evaluation(plan, spec, &f.name, elite, "test", j, index))
+        .map(|(index, (f, elite, j))| evaluation(plan, spec, f, elite, "test", j, index))
         .collect();
     computed += compute_missing(
         plan,
         heldout_runs.iter(),
         &journal,
-        opts.jobs,
+        opts,
         &mut done,
         &mut stage,
     )?;
@@ -365,7 +358,7 @@ pub fn tune(
     let subplan = |runs: Vec<Run>| Plan {
         experiment: plan.experiment.clone(),
         runner: plan.runner,
-        algorithm: plan.algorithm.clone(),
+        algorithms: plan.algorithms.clone(),
         runs,
     };
     let evaluations = train.len() + heldout_runs.len();
@@ -387,34 +380,23 @@ pub fn tune(
         x_label: Some("training instances".into()),
         y_label: Some("candidates alive".into()),
         log_x: false,
-        log_y: true,
-        better: Better::Higher,
+        log_y: false,
+        better: None,
         missing: None,
     };
     let fig = crate::present::figure::build(&figure, &steps)?;
     crate::present::plot::save(&fig, &dir.join("race"))?;
-    let manifest = serde_json::json!({
-        "experiment": plan.experiment,
-        "config_file": config.source,
-        "resolved_config": config.resolved,
-        "algorithm": plan.algorithm.name,
-        "algorithm_version": plan.algorithm.version,
-        "metric": spec.metric,
-        "better": if spec.better == Better::Higher { "higher" } else { "lower" },
-        "budget_per_variant": spec.budget,
-        "train_seeds": spec.train_seeds,
-        "test_seeds": spec.test_seeds,
-        "first_test": spec.first_test,
-        "alpha": spec.alpha,
-        "seed": spec.seed,
-        "evaluations": evaluations,
-        "code_version": { "package": env!("CARGO_PKG_VERSION"), "commit": env!("SEARCHLAB_COMMIT") },
-        "finished_at": crate::util::timestamp::now_utc(),
-    });
-    crate::util::atomic::write(
-        &dir.join("manifest.json"),
-        serde_json::to_string_pretty(&manifest)?.as_bytes(),
-    )?;
+    let manifest = Manifest::new(
+        config,
+        plan,
+        opts.jobs,
+        &started_at,
+        Work::Tune {
+            settings: serde_json::to_value(spec)?,
+            evaluations,
+        },
+    );
+    manifest.finished().write(&dir.join("manifest.json"))?;
     Ok(Tuned {
         dir,
         spec: spec.clone(),
@@ -433,14 +415,14 @@ fn compute_missing<'r>(
     plan: &Plan,
     runs: impl Iterator<Item = &'r Run>,
     journal: &Path,
-    jobs: usize,
+    opts: &Options,
     done: &mut HashMap<String, RunRecord>,
     stage: &mut crate::pipeline::progress::Stage,
 ) -> anyhow::Result<usize> {
     let todo: Vec<&Run> = runs.filter(|r| !done.contains_key(&r.key)).collect();
     let n = todo.len();
     if n > 0 {
-        compute(plan, todo, jobs, journal, done, stage, |_| Ok(()))?;
+        compute(plan, todo, opts, journal, done, stage, |_| Ok(()))?;
     }
     Ok(n)
 }
@@ -475,8 +457,8 @@ fn race_table(
                 Value::from(values.len()),
                 Value::from(race.dropped_after(c)),
                 Value::Float(ranks[c]),
-                Value::from(crate::present::stats::mean(&values)),
-                Value::from(crate::present::stats::median(&values)),
+                Value::from(crate::stats::mean(&values)),
+                Value::from(crate::stats::median(&values)),
                 Value::Bool(c == elite),
                 Value::from(race.used()),
                 Value::from(spec.budget),

@@ -23,7 +23,7 @@
 //! assert!(race.used() <= 100);
 //! ```
 
-use crate::present::stats::friedman_posthoc;
+use crate::stats::friedman_posthoc;
 
 /// The state of one race.
 #[derive(Debug, Clone)]
@@ -167,7 +167,7 @@ impl Race {
         if self.values.is_empty() {
             return vec![f64::NAN; alive.len()];
         }
-        crate::present::stats::friedman(&self.blocks(&alive)).mean_ranks
+        crate::stats::friedman(&self.blocks(&alive)).mean_ranks
     }
 
     /// The elite: the survivor with the best mean rank; ties go to the better mean

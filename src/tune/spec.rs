@@ -1,17 +1,21 @@
 //! A config's `[tune]` section: what racing optimises, with which budget, and which
-//! parameters are sampled from ranges instead of enumerated from the sweep. Checked when
-//! the config is read, so a wrong key or value is a `file:line` error before anything
-//! runs.
+//! parameters are sampled from ranges instead of enumerated from the sweep. The
+//! pipeline keeps the section as written; it is read and checked here, with the plan
+//! (whose metric declarations give the direction), before anything runs, so a wrong key
+//! or value is a `file:line` error.
 
-use crate::present::figure::Better;
+use crate::pipeline::config::Config;
+use crate::pipeline::metrics::Better;
+use crate::pipeline::plan::Plan;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// How to race a config's candidate settings.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TuneSpec {
     /// The metric raced on (a column of the results table).
     pub metric: String,
+    /// Which way is better: the section's `better`, else the metric's declaration.
     pub better: Better,
     /// The value a null metric counts as.
     pub missing: Option<f64>,
@@ -36,7 +40,7 @@ pub struct TuneSpec {
 }
 
 /// A range a parameter is sampled from: uniformly, or uniformly in its logarithm.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SampleRange {
     pub min: f64,
@@ -45,7 +49,7 @@ pub struct SampleRange {
     pub scale: Scale,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Scale {
     #[default]
@@ -66,10 +70,10 @@ impl SampleRange {
 /// The section as written.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawTune {
+struct RawTune {
     metric: String,
     #[serde(default)]
-    better: Better,
+    better: Option<Better>,
     #[serde(default)]
     missing: Option<f64>,
     #[serde(default = "default_budget")]
@@ -109,9 +113,57 @@ fn default_alpha() -> f64 {
 /// The most evaluations or instances a race may be given.
 pub const MAX_TUNE_RUNS: u64 = 1_000_000;
 
+/// Reads and checks a config's `[tune]` section (`None` when it has none) against its
+/// plan: the metric must be a reproducible number with a direction.
+pub fn read(config: &Config, plan: &Plan) -> anyhow::Result<Option<TuneSpec>> {
+    let Some(section) = &config.tune else {
+        return Ok(None);
+    };
+    let at = config.at(section.line);
+    let raw: RawTune = section
+        .value
+        .clone()
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            crate::user_error!("{at}: tune: {}", e.message().trim().replace('\n', " "))
+        })?;
+    let variants: Vec<String> = config.variants.iter().map(|v| v.name.clone()).collect();
+    let metric = plan.metric(&raw.metric).ok_or_else(|| {
+        crate::user_error!(
+            "{at}: tune.metric {:?} is not a metric of {} (metrics: {})",
+            raw.metric,
+            config.name,
+            plan.metric_names().join(", ")
+        )
+    })?;
+    if metric.is_timing() {
+        crate::user_bail!(
+            "{at}: tune.metric {:?} is a timing: a race on wall-clock time is not reproducible; race on a count",
+            raw.metric
+        );
+    }
+    if !metric.numeric {
+        crate::user_bail!("{at}: tune.metric {:?} is not a number", raw.metric);
+    }
+    let better = match (raw.better, metric.better) {
+        (Some(b), _) | (None, Some(b)) => b,
+        (None, None) => crate::user_bail!(
+            "{at}: tune.metric {:?} declares no direction: set better = \"higher\" or \"lower\"",
+            raw.metric
+        ),
+    };
+    raw.check(&at, section.line, &variants, better).map(Some)
+}
+
 impl RawTune {
     /// Checks the values; `at` is the section's `file:line`, `variants` the config's.
-    pub fn check(self, at: &str, line: usize, variants: &[String]) -> anyhow::Result<TuneSpec> {
+    fn check(
+        self,
+        at: &str,
+        line: usize,
+        variants: &[String],
+        better: Better,
+    ) -> anyhow::Result<TuneSpec> {
         let bad = |what: String| crate::user_error!("{at}: tune: {what}");
         for (name, v) in [
             ("budget", self.budget),
@@ -171,7 +223,7 @@ impl RawTune {
         }
         Ok(TuneSpec {
             metric: self.metric,
-            better: self.better,
+            better,
             missing: self.missing,
             budget: self.budget,
             train_seeds: self.train_seeds,

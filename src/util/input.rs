@@ -27,6 +27,24 @@ pub fn excerpt(text: &str) -> String {
     format!("{head:?}… ({count} characters)")
 }
 
+/// Byte offsets to 1-based line numbers of a text, for messages naming a line.
+pub struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        LineIndex(
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        )
+    }
+
+    /// The line the byte at `offset` is on.
+    pub fn line(&self, offset: usize) -> usize {
+        self.0.partition_point(|&start| start <= offset)
+    }
+}
+
 /// Reads the file `path` as UTF-8 text of at most [`MAX_INPUT_BYTES`]; `what` names it
 /// in messages ("config", "board file"). Every failure is a user error naming the path.
 pub fn read_file(path: &Path, what: &str) -> anyhow::Result<String> {

@@ -1,11 +1,17 @@
-//! Small utilities shared by every layer: atomic file writes ([`atomic`]), user errors
-//! and exit codes ([`error`]), reading input with limits ([`input`]), memory budgets ([`memory`]), number formatting ([`numfmt`]), progress notes that `--quiet` silences
-//! ([`notice`]), the seeds' interactive
-//! prompts ([`prompt`]), seeded generators ([`rng`]) and UTC timestamps ([`timestamp`]).
+//! Small utilities shared by every layer, knowing nothing of the rest of the program:
+//! atomic file writes ([`atomic`]), cancellation ([`cancel`]), the built-in configs and
+//! studies ([`catalog`]), user errors and exit codes ([`error`]), reading input with
+//! limits ([`input`]), values computed once per process ([`memo`]), memory budgets
+//! ([`memory`]), number formatting ([`numfmt`]), progress notes that `--quiet` silences
+//! ([`notice`]), the assignments' interactive prompts ([`prompt`]), seeded generators
+//! ([`rng`]) and UTC timestamps ([`timestamp`]).
 
 pub mod atomic;
+pub mod cancel;
+pub mod catalog;
 pub mod error;
 pub mod input;
+pub mod memo;
 pub mod memory;
 pub mod notice;
 pub mod numfmt;

@@ -1,7 +1,6 @@
 //! Interactive prompts in the seeds' style: the question on stdout (no newline), the
 //! answer read from stdin, and the same validation as the command-line flag.
 
-use crate::pipeline::params::{ParamSpec, Value};
 use crate::util::input::excerpt;
 use std::io::{BufRead, Write};
 
@@ -35,38 +34,8 @@ pub fn ask<T>(
     parse(line.trim()).map_err(|e| crate::user_error!("{what}: {e}"))
 }
 
-/// An integer within `spec`'s range (the same limits as in configs).
-pub fn int_in(spec: &ParamSpec, s: &str) -> Result<i64, String> {
-    let s = s.trim();
-    let n = match s.parse::<i128>() {
-        Ok(n) => n,
-        Err(_) if is_integer_text(s) => {
-            return Err(format!("{} is too large for {}", excerpt(s), spec.name));
-        }
-        Err(_) => return Err(format!("{} is not an integer", excerpt(s))),
-    };
-    let Ok(n) = i64::try_from(n) else {
-        return Err(format!(
-            "{n} is out of range for {} ({})",
-            spec.name,
-            spec.kind.describe()
-        ));
-    };
-    match spec.check(&Value::Int(n))? {
-        Value::Int(i) => Ok(i),
-        other => Err(format!("{} must be an integer, not {other}", spec.name)),
-    }
-}
-
-/// A number within `spec`'s range (the same limits as in configs).
-pub fn float_in(spec: &ParamSpec, s: &str) -> Result<f64, String> {
-    let x = number(s)?;
-    spec.check(&Value::Float(x))?
-        .as_f64()
-        .ok_or_else(|| format!("{} must be a number", spec.name))
-}
-
-fn is_integer_text(s: &str) -> bool {
+/// True for text of digits with an optional sign (an integer, however long).
+pub fn is_integer_text(s: &str) -> bool {
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
@@ -86,7 +55,8 @@ pub fn positive_int(s: &str) -> Result<u64, String> {
     }
 }
 
-fn number(s: &str) -> Result<f64, String> {
+/// A finite number.
+pub fn number(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
         _ => Err(format!("{} is not a number", excerpt(s))),
@@ -171,26 +141,6 @@ mod tests {
                 .unwrap_err()
                 .contains("too large")
         );
-    }
-
-    #[test]
-    fn spec_bounds_apply_at_prompts() {
-        let t = ParamSpec::float("initial_temperature", 0.0, 1e12, true, None, "");
-        assert!(float_in(&t, "1e20").unwrap_err().contains("out of range"));
-        assert_eq!(float_in(&t, "2.5"), Ok(2.5));
-        let it = ParamSpec::int("iterations", 1, 1_000_000_000, None, "");
-        assert!(
-            int_in(&it, "18446744073709551615")
-                .unwrap_err()
-                .contains("out of range")
-        );
-        assert!(
-            int_in(&it, "99999999999999999999999999999999999999999")
-                .unwrap_err()
-                .contains("too large")
-        );
-        assert!(int_in(&it, &"x".repeat(100)).unwrap_err().len() < 100);
-        assert_eq!(int_in(&it, "250"), Ok(250));
     }
 
     #[test]

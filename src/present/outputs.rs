@@ -1,10 +1,13 @@
 //! An experiment's own outputs beyond its tables: the summary tables and plots its
 //! config asks for (`[[table]]`, `[[plot]]`), computed from the tables it just wrote with
-//! the same filters, groupings and figure code as a study's blocks.
+//! the same filters, groupings and figure code as a study's blocks. Commands call
+//! [`check`] before running an experiment (so a wrong column is an error before any
+//! run) and [`write`] after it.
 
-use crate::pipeline::config::{Config, TableSpec};
+use crate::pipeline::config::{Config, PlotSpec, TableSpec};
 use crate::pipeline::params::Value;
 use crate::pipeline::table::{ColumnBuilder, frame, write_both};
+use crate::present::figure::{FigureKind, FigureSpec};
 use crate::present::view::Filter;
 use polars::prelude::DataFrame;
 use std::path::Path;
@@ -28,7 +31,7 @@ pub fn summary_table(
         let mut row: Vec<Value> = g.values.iter().cloned().map(Value::Str).collect();
         for m in metrics {
             let sample = crate::present::view::sample(&g.rows, m, None)?;
-            match crate::present::stats::Summary::of(&sample) {
+            match crate::stats::Summary::of(&sample) {
                 Some(s) => row.extend([
                     Value::from(s.n),
                     s.median.into(),
@@ -48,9 +51,31 @@ pub fn summary_table(
     frame(cols)
 }
 
+/// The figure a `[[plot]]` draws; the error says what is wrong with it.
+pub fn figure_of(p: &PlotSpec, plan: &crate::pipeline::plan::Plan) -> Result<FigureSpec, String> {
+    let kind = FigureKind::from_name(&p.kind)?;
+    let spec = FigureSpec {
+        kind,
+        x: p.x.clone(),
+        metric: p.y.clone(),
+        group: p.group.clone(),
+        title: p.title.clone().unwrap_or_else(|| p.name.replace('_', " ")),
+        x_label: None,
+        y_label: None,
+        log_x: p.log_x,
+        log_y: p.log_y,
+        better: plan.metric(&p.y).and_then(|m| m.better),
+        missing: None,
+    };
+    spec.check()?;
+    Filter::from_toml(&p.filter)?;
+    Ok(spec)
+}
+
 /// Writes the summary tables and plots the config asks for.
-pub fn write_outputs(
+pub fn write(
     config: &Config,
+    plan: &crate::pipeline::plan::Plan,
     results: &DataFrame,
     anytime: &DataFrame,
     dir: &Path,
@@ -60,7 +85,8 @@ pub fn write_outputs(
         write_table(results, t, dir).map_err(|e| located(e, &at(t.line)))?;
     }
     for p in &config.plots {
-        let spec = p.figure();
+        let spec = figure_of(p, plan)
+            .map_err(|e| crate::user_error!("{}: plot {:?}: {e}", at(p.line), p.name))?;
         let filter = Filter::from_toml(&p.filter).map_err(anyhow::Error::msg)?;
         let rows = filter.apply(if spec.kind.uses_anytime() {
             anytime
@@ -85,7 +111,7 @@ fn located(e: anyhow::Error, at: &str) -> anyhow::Error {
 
 /// Checks, before anything runs, that every column the config's tables and plots name
 /// is one the experiment's tables will have.
-pub fn check_outputs(config: &Config, plan: &crate::pipeline::plan::Plan) -> anyhow::Result<()> {
+pub fn check(config: &Config, plan: &crate::pipeline::plan::Plan) -> anyhow::Result<()> {
     let results = plan.columns();
     let anytime = plan.anytime_columns();
     let unknown = |names: &[&str], known: &[&str]| -> Result<(), String> {
@@ -98,6 +124,9 @@ pub fn check_outputs(config: &Config, plan: &crate::pipeline::plan::Plan) -> any
         }
     };
     for t in &config.tables {
+        Filter::from_toml(&t.filter).map_err(|e| {
+            crate::user_error!("{}:{}: table {:?}: {e}", config.source, t.line, t.name)
+        })?;
         let mut names: Vec<&str> = t.group_by.iter().map(String::as_str).collect();
         names.extend(t.metrics.iter().map(String::as_str));
         names.extend(t.filter.keys().map(String::as_str));
@@ -106,7 +135,9 @@ pub fn check_outputs(config: &Config, plan: &crate::pipeline::plan::Plan) -> any
         })?;
     }
     for p in &config.plots {
-        let spec = p.figure();
+        let spec = figure_of(p, plan).map_err(|e| {
+            crate::user_error!("{}:{}: plot {:?}: {e}", config.source, p.line, p.name)
+        })?;
         let known = if spec.kind.uses_anytime() {
             &anytime
         } else {

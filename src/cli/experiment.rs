@@ -1,0 +1,196 @@
+//! The commands on one experiment: `run` (or one shard of it), `tune`, `merge` and
+//! `compare`. Each loads and checks the config, has the pipeline compute and write the
+//! tables, then presentation write the experiment's summaries and figures.
+
+use super::ExecArgs;
+use crate::domain::Domain;
+use crate::pipeline::config::Config;
+use crate::pipeline::execute::{ShardFinished, run_experiment, run_shard};
+use crate::pipeline::metrics::Better;
+use crate::pipeline::plan::Plan;
+use crate::pipeline::progress::Progress;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// `searchlab compare`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// The experiment's output folder (e.g. outputs/rjm_schedules)
+    dir: PathBuf,
+    /// Group by this column (repeat for several)
+    #[arg(long = "by", required = true)]
+    by: Vec<String>,
+    /// The metric compared
+    #[arg(long)]
+    metric: String,
+    /// Higher is better (default: the metric's declared direction)
+    #[arg(long, conflicts_with = "minimize")]
+    maximize: bool,
+    /// Lower is better
+    #[arg(long)]
+    minimize: bool,
+    /// Keep only rows where KEY equals VALUE (repeatable; a comma list keeps any of them)
+    #[arg(long = "where", value_name = "KEY=VALUE")]
+    filter: Vec<String>,
+    /// Pair runs by this column (Wilcoxon signed-rank) instead of Mann-Whitney U
+    #[arg(long)]
+    paired: Vec<String>,
+}
+
+/// Loads the config a command names and plans it, checking its outputs' declarations.
+fn load<'a>(
+    runners: &[&'a crate::pipeline::runner::Runner],
+    config: &Path,
+    set: &[String],
+) -> anyhow::Result<(Config, Plan<'a>)> {
+    let config = crate::pipeline::config::resolve(Path::new("."), config, set)?;
+    let plan = crate::pipeline::plan::plan(&config, runners)?;
+    crate::present::outputs::check(&config, &plan)?;
+    Ok((config, plan))
+}
+
+/// `searchlab run`: the experiment's missing runs (or one shard's), its tables, then its
+/// summaries and figures.
+pub fn run(
+    domains: &[Domain],
+    config: &Path,
+    exec: &ExecArgs,
+    set: &[String],
+) -> anyhow::Result<()> {
+    let runners = crate::domain::runners(domains);
+    let (config, plan) = load(&runners, config, set)?;
+    let opts = exec.options(domains);
+    let dir = crate::pipeline::execute::experiment_dir(&opts.out, &config.name);
+    let missing = crate::pipeline::recorded::missing_in_shard(&plan, &dir, opts.force, exec.shard)?;
+    let progress = Progress::new(missing as u64, exec.quiet);
+    if let Some(shard) = exec.shard {
+        let done = run_shard(&config, &plan, &opts, shard, &progress)?;
+        progress.finish();
+        return print_shard(&done);
+    }
+    let done = run_experiment(&config, &plan, &opts, &progress)?;
+    progress.finish();
+    crate::present::outputs::write(&config, &plan, &done.results, &done.anytime, &done.dir)?;
+    writeln!(
+        std::io::stdout().lock(),
+        "{}: {} runs ({} computed, {} reused) in {:.1} s -> {}",
+        done.name,
+        done.runs,
+        done.computed,
+        done.runs - done.computed,
+        done.seconds,
+        done.dir.display()
+    )?;
+    Ok(())
+}
+
+/// What a shard did, and what remains of its experiment.
+pub fn print_shard(done: &ShardFinished) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} shard {}: {} runs ({} computed, {} reused) in {:.1} s -> {}",
+        done.name,
+        done.shard,
+        done.runs,
+        done.computed,
+        done.runs - done.computed,
+        done.seconds,
+        done.journal.display()
+    )?;
+    if done.plan_done == done.plan_runs {
+        writeln!(
+            out,
+            "{}: all {} runs are done; `searchlab merge {}` writes the tables",
+            done.name,
+            done.plan_runs,
+            done.dir.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{}: {} of {} runs are done so far (the other shards have the rest)",
+            done.name, done.plan_done, done.plan_runs
+        )?;
+    }
+    Ok(())
+}
+
+/// `searchlab tune`: the races and the elites on held-out seeds.
+pub fn tune(
+    domains: &[Domain],
+    config: &Path,
+    exec: &ExecArgs,
+    set: &[String],
+    overrides: &crate::tune::Overrides,
+) -> anyhow::Result<()> {
+    if exec.shard.is_some() {
+        crate::user_bail!(
+            "tune does not take --shard: a race decides after every instance, so it runs on one machine (--jobs sets its threads)"
+        );
+    }
+    let runners = crate::domain::runners(domains);
+    let (config, plan) = load(&runners, config, set)?;
+    let spec = crate::tune::spec_of(&config, &plan, overrides)?;
+    let progress = Progress::new(crate::tune::most_evaluations(&plan, &spec), exec.quiet);
+    let t = crate::tune::tune(&config, &plan, &spec, &exec.options(domains), &progress)?;
+    progress.finish();
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", crate::tune::describe_elites(&t)?)?;
+    writeln!(
+        out,
+        "{} (tune): {} evaluations ({} computed) in {:.1} s -> {}",
+        config.name,
+        t.evaluations,
+        t.computed,
+        t.seconds,
+        t.dir.display()
+    )?;
+    Ok(())
+}
+
+/// `searchlab merge`: the tables of sharded experiments, with their summaries and
+/// figures.
+pub fn merge(domains: &[Domain], dirs: &[PathBuf], partial: bool) -> anyhow::Result<()> {
+    let runners = crate::domain::runners(domains);
+    let mut out = std::io::stdout().lock();
+    for m in crate::pipeline::merge::merge(dirs, &runners, partial)? {
+        let plan = crate::pipeline::plan::plan(&m.config, &runners)?;
+        crate::present::outputs::check(&m.config, &plan)?;
+        crate::present::outputs::write(&m.config, &plan, &m.results, &m.anytime, &m.dir)?;
+        let copied = if m.copied > 0 {
+            format!(", {} copied into its runs.jsonl", m.copied)
+        } else {
+            String::new()
+        };
+        let missing = if m.missing > 0 {
+            format!(" ({} still missing)", m.missing)
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{}: {} runs{missing} merged from {} journals{copied} in {:.1} s -> {}",
+            m.name,
+            m.runs - m.missing,
+            m.journals,
+            m.seconds,
+            m.dir.display()
+        )?;
+    }
+    Ok(())
+}
+
+/// `searchlab compare`: a ranking of a finished experiment's groups, and its figures.
+pub fn compare(_domains: &[Domain], a: &CompareArgs) -> anyhow::Result<()> {
+    let better = match (a.maximize, a.minimize) {
+        (true, _) => Some(Better::Higher),
+        (_, true) => Some(Better::Lower),
+        _ => None,
+    };
+    print!(
+        "{}",
+        crate::report::compare::run(&a.dir, &a.by, &a.metric, better, &a.filter, &a.paired)?
+    );
+    Ok(())
+}

@@ -1,0 +1,136 @@
+//! `searchlab report`: runs every experiment (and tuning) the chosen studies read, then
+//! has the report render them; with `--shard`, runs one shard of each and renders
+//! nothing. The default studies go to `report.md`; `--study NAME` writes `NAME.md`.
+
+use super::ExecArgs;
+use crate::domain::Domain;
+use crate::pipeline::execute::{Options, run_experiment, run_shard};
+use crate::pipeline::progress::Progress;
+use crate::report::blocks::Tables;
+use crate::report::plan::Work;
+use crate::report::study::Source;
+use crate::report::{Ran, document};
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// Runs the command.
+pub fn run(
+    domains: &[Domain],
+    base: &Path,
+    exec: &ExecArgs,
+    names: &[String],
+) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let runners = crate::domain::runners(domains);
+    let functions = crate::domain::functions(domains);
+    let (studies, work) = crate::report::plan::plan_studies(base, &runners, &functions, names)?;
+    let opts = exec.options(domains);
+    let progress = Progress::new(to_compute(&work, &opts, exec)?, exec.quiet);
+    if let Some(shard) = exec.shard {
+        for w in work.iter().filter(|w| w.runs) {
+            let done = run_shard(&w.config, &w.plan, &opts, shard, &progress)?;
+            super::experiment::print_shard(&done)?;
+        }
+        progress.finish();
+        return Ok(());
+    }
+    let (tables, ran) = compute(&work, &opts, &progress)?;
+    progress.finish();
+    let report_dir = opts.out.join("report");
+    let figures = report_dir.join("figures");
+    let mut out = std::io::stdout().lock();
+    let files: Vec<(String, Vec<crate::report::study::Study>)> = if names.is_empty() {
+        vec![("report".to_string(), studies)]
+    } else {
+        studies
+            .into_iter()
+            .map(|s| (s.name.clone(), vec![s]))
+            .collect()
+    };
+    for (name, studies) in files {
+        let md = document(
+            &studies, &tables, &functions, &figures, &ran, &opts.out, started,
+        )?;
+        let path = report_dir.join(format!("{name}.md"));
+        crate::util::atomic::write(&path, md.as_bytes())?;
+        writeln!(out, "report: {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// The runs and evaluations still to compute, for the progress display.
+fn to_compute(work: &[Work], opts: &Options, exec: &ExecArgs) -> anyhow::Result<u64> {
+    let mut total = 0;
+    for w in work {
+        if w.runs {
+            let dir = crate::pipeline::execute::experiment_dir(&opts.out, &w.config.name);
+            total +=
+                crate::pipeline::recorded::missing_in_shard(&w.plan, &dir, opts.force, exec.shard)?
+                    as u64;
+        }
+        if let (Some(spec), true, None) = (&w.tune, w.tuned, exec.shard) {
+            total += crate::tune::most_evaluations(&w.plan, spec);
+        }
+    }
+    Ok(total)
+}
+
+/// Runs every experiment and tuning the studies read (writing each experiment's own
+/// summaries and figures); returns their tables, and what ran.
+fn compute(
+    work: &[Work],
+    opts: &Options,
+    progress: &Progress,
+) -> anyhow::Result<(Tables, Vec<Ran>)> {
+    let mut tables = Tables::default();
+    let mut ran = Vec::new();
+    for w in work {
+        let name = &w.name;
+        tables.configs.insert(name.clone(), w.config.clone());
+        if let Some(spec) = &w.tune {
+            tables.tunes.insert(name.clone(), spec.clone());
+        }
+        tables.metrics.insert(
+            name.clone(),
+            w.plan
+                .metric_names()
+                .iter()
+                .filter_map(|m| w.plan.metric(m))
+                .collect(),
+        );
+        if w.runs {
+            let f = run_experiment(&w.config, &w.plan, opts, progress)?;
+            crate::present::outputs::write(&w.config, &w.plan, &f.results, &f.anytime, &f.dir)?;
+            tables.results.insert(name.clone(), f.results.clone());
+            tables.anytime.insert(name.clone(), f.anytime.clone());
+            ran.push(Ran {
+                name: name.clone(),
+                runs: f.runs,
+                computed: f.computed,
+                seconds: f.seconds,
+                dir: f.dir.clone(),
+            });
+        }
+        if let (Some(spec), true) = (&w.tune, w.tuned) {
+            let t = crate::tune::tune(&w.config, &w.plan, spec, opts, progress)?;
+            let key = |s: Source| s.key(name);
+            tables.results.insert(key(Source::Tuned), t.heldout.clone());
+            tables
+                .anytime
+                .insert(key(Source::Tuned), t.heldout_anytime.clone());
+            tables.results.insert(key(Source::Race), t.race.clone());
+            tables
+                .results
+                .insert(key(Source::RaceSteps), t.steps.clone());
+            ran.push(Ran {
+                name: format!("{name} (tuning)"),
+                runs: t.evaluations,
+                computed: t.computed,
+                seconds: t.seconds,
+                dir: t.dir.clone(),
+            });
+        }
+    }
+    Ok((tables, ran))
+}

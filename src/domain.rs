@@ -1,0 +1,63 @@
+//! What a puzzle domain is to the rest of the program: one [`Domain`] value that says
+//! everything: its name and algorithms ([`Runner`], with each algorithm's parameters,
+//! metrics and run function), the fact functions and board pictures studies can name,
+//! and its command-line program. The registry ([`crate::registry`]) is a list of these;
+//! the command line builds its subcommands from them and the report finds the functions
+//! there. A domain folder (`rjm`, `tiles`, `pegsol`) exports one `domain()` function
+//! returning its descriptor and uses nothing of the other domains.
+
+use crate::pipeline::runner::Runner;
+use crate::present::facts::{BoardFunction, FactFunction};
+
+/// A domain's command-line program: `searchlab <domain> …`.
+#[derive(Clone, Copy)]
+pub struct Program {
+    /// The subcommand's arguments (clap), named by the caller after the domain.
+    pub command: fn() -> clap::Command,
+    /// Runs it with the parsed arguments.
+    pub run: fn(&clap::ArgMatches) -> anyhow::Result<()>,
+}
+
+/// A puzzle domain (see the module's doc).
+#[derive(Clone)]
+pub struct Domain {
+    pub runner: Runner,
+    /// What `searchlab <domain>` is, in a line for `--help`.
+    pub about: &'static str,
+    pub facts: Vec<FactFunction>,
+    pub boards: Vec<BoardFunction>,
+    pub program: Program,
+}
+
+impl Domain {
+    /// The name configs use in `domain = "…"` and the command line as a subcommand.
+    pub fn name(&self) -> &'static str {
+        self.runner.domain
+    }
+}
+
+/// The runners of `domains`, for the pipeline.
+pub fn runners(domains: &[Domain]) -> Vec<&Runner> {
+    domains.iter().map(|d| &d.runner).collect()
+}
+
+/// Every domain's fact and board functions, for the report.
+pub fn functions(domains: &[Domain]) -> Functions {
+    Functions {
+        facts: domains
+            .iter()
+            .flat_map(|d| d.facts.iter().copied())
+            .collect(),
+        boards: domains
+            .iter()
+            .flat_map(|d| d.boards.iter().copied())
+            .collect(),
+    }
+}
+
+/// The domains' functions a study can name.
+#[derive(Clone, Default)]
+pub struct Functions {
+    pub facts: Vec<FactFunction>,
+    pub boards: Vec<BoardFunction>,
+}

@@ -1,0 +1,116 @@
+//! The results and anytime tables of an experiment's finished runs, in plan order: one
+//! row per run (its identity, every parameter of every algorithm used, every metric,
+//! null where a column does not apply), and one row per run and anytime checkpoint.
+//! A non-finite number is null in both, as the journal stores it, so a table written
+//! from memory is the same text as one written after a resume.
+
+use crate::pipeline::journal::RunRecord;
+use crate::pipeline::params::Value;
+use crate::pipeline::plan::{ANYTIME_COLUMNS, ANYTIME_RUN_COLUMNS, Plan, RUN_COLUMNS, Run};
+use crate::pipeline::table::{ColumnBuilder, frame, write_both};
+use polars::prelude::DataFrame;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A value as a table stores it: non-finite numbers are null.
+fn stored(v: &Value) -> Value {
+    match v {
+        Value::Float(x) if !x.is_finite() => Value::Null,
+        other => other.clone(),
+    }
+}
+
+/// The results and anytime tables of the finished runs, in plan order.
+pub fn frames(
+    plan: &Plan,
+    done: &HashMap<String, RunRecord>,
+) -> anyhow::Result<(DataFrame, DataFrame)> {
+    let finished: Vec<(&Run, &RunRecord)> = plan
+        .runs
+        .iter()
+        .filter_map(|r| done.get(&r.key).map(|o| (r, o)))
+        .collect();
+    Ok((results(plan, &finished)?, anytime(plan, &finished)?))
+}
+
+fn results(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataFrame> {
+    let params = plan.param_names();
+    let metrics = plan.metric_names();
+    let mut cols: Vec<ColumnBuilder> = RUN_COLUMNS
+        .iter()
+        .chain(&params)
+        .chain(&metrics)
+        .map(|n| ColumnBuilder::new(n))
+        .collect();
+    for (run, o) in finished {
+        let algorithm = plan.algorithm(run);
+        let mut row: Vec<Value> = vec![
+            Value::from(plan.experiment.as_str()),
+            Value::from(run.index),
+            Value::from(run.key.as_str()),
+            Value::from(run.variant.as_str()),
+            Value::from(plan.runner.domain),
+            Value::from(algorithm.name),
+            Value::from(algorithm.version),
+            Value::from(run.replicate),
+            Value::from(run.seeds.run),
+            Value::from(run.seeds.instance),
+        ];
+        row.extend(params.iter().map(|p| param(run, p)));
+        row.extend(metrics.iter().map(|m| {
+            o.metrics
+                .iter()
+                .find(|(k, _)| k == m)
+                .map_or(Value::Null, |(_, v)| stored(v))
+        }));
+        for (c, v) in cols.iter_mut().zip(row) {
+            c.push(v);
+        }
+    }
+    frame(cols)
+}
+
+fn anytime(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataFrame> {
+    let params = plan.param_names();
+    let mut cols: Vec<ColumnBuilder> = ANYTIME_RUN_COLUMNS
+        .iter()
+        .chain(&params)
+        .chain(&ANYTIME_COLUMNS)
+        .map(|n| ColumnBuilder::new(n))
+        .collect();
+    for (run, o) in finished {
+        for &(evaluations, best) in &o.anytime {
+            let mut row: Vec<Value> = vec![
+                Value::from(plan.experiment.as_str()),
+                Value::from(run.index),
+                Value::from(run.key.as_str()),
+                Value::from(run.variant.as_str()),
+                Value::from(plan.algorithm(run).name),
+                Value::from(run.replicate),
+            ];
+            row.extend(params.iter().map(|p| param(run, p)));
+            row.push(Value::from(evaluations));
+            row.push(stored(&Value::Float(best)));
+            for (c, v) in cols.iter_mut().zip(row) {
+                c.push(v);
+            }
+        }
+    }
+    frame(cols)
+}
+
+fn param(run: &Run, name: &str) -> Value {
+    run.params.get(name).cloned().unwrap_or(Value::Null)
+}
+
+/// Writes `results` and `anytime` (Parquet and CSV) of the finished runs to `dir`.
+pub fn write_tables(
+    plan: &Plan,
+    done: &HashMap<String, RunRecord>,
+    dir: &Path,
+) -> anyhow::Result<(DataFrame, DataFrame)> {
+    let (mut results, mut anytime) = frames(plan, done)?;
+    write_both(&mut results, dir, "results")?;
+    write_both(&mut anytime, dir, "anytime")?;
+    Ok((results, anytime))
+}
