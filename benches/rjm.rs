@@ -3,7 +3,7 @@
 //! `cargo bench --bench rjm`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use searchlab::local_search::{Acceptance, Schedule, Settings};
+use searchlab::local_search::{Acceptance, Schedule, Settings, Unit};
 use searchlab::rjm::landscape::optimize;
 use searchlab::rjm::{Evaluator, Maze};
 use searchlab::util::rng::rng_from_seed;
@@ -22,7 +22,8 @@ fn anneal(c: &mut Criterion) {
                 decay: 0.9999,
             }),
             sideways_cap: None,
-            iterations: ITERATIONS,
+            budget: ITERATIONS,
+            unit: Unit::Iterations,
             descents: 1,
             checkpoints: Vec::new(),
         };
@@ -67,7 +68,8 @@ fn schedules(c: &mut Criterion) {
         let settings = Settings {
             acceptance: Acceptance::Anneal(schedule),
             sideways_cap: None,
-            iterations: ITERATIONS,
+            budget: ITERATIONS,
+            unit: Unit::Iterations,
             descents: 1,
             checkpoints: Vec::new(),
         };

@@ -7,7 +7,7 @@
 //! returning its descriptor and uses nothing of the other domains.
 
 use crate::pipeline::runner::Runner;
-use crate::present::facts::{BoardFunction, FactFunction};
+use crate::present::facts::{BoardFunction, FactFunction, ReferenceFunction};
 
 /// A domain's command-line program: `searchlab <domain> …`.
 #[derive(Clone, Copy)]
@@ -26,6 +26,8 @@ pub struct Domain {
     pub about: &'static str,
     pub facts: Vec<FactFunction>,
     pub boards: Vec<BoardFunction>,
+    /// Reference values per problem, for targets relative to them.
+    pub references: Vec<ReferenceFunction>,
     pub program: Program,
 }
 
@@ -52,6 +54,10 @@ pub fn functions(domains: &[Domain]) -> Functions {
             .iter()
             .flat_map(|d| d.boards.iter().copied())
             .collect(),
+        references: domains
+            .iter()
+            .flat_map(|d| d.references.iter().copied())
+            .collect(),
     }
 }
 
@@ -60,4 +66,5 @@ pub fn functions(domains: &[Domain]) -> Functions {
 pub struct Functions {
     pub facts: Vec<FactFunction>,
     pub boards: Vec<BoardFunction>,
+    pub references: Vec<ReferenceFunction>,
 }

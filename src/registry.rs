@@ -53,6 +53,12 @@ mod tests {
             for m in &metrics {
                 assert!(!pipeline.contains(m), "{}: metric {m}", d.name());
             }
+            if let Some(dim) = d.runner.dimension {
+                let taken = pipeline.contains(&dim.name)
+                    || params.contains(&dim.name)
+                    || metrics.contains(&dim.name);
+                assert!(!taken, "{}: dimension {}", d.name(), dim.name);
+            }
             for a in &d.runner.algorithms {
                 let mut seen = std::collections::BTreeSet::new();
                 for n in a.params.iter().map(|p| p.name).chain(a.metrics.names()) {

@@ -358,6 +358,7 @@ proptest! {
             experiments: &experiments,
             fact_functions: &facts,
             board_functions: &boards,
+            reference_functions: &boards,
         };
         check(searchlab::report::study::parse(&text, "s.toml", "s", &known), &text);
     }

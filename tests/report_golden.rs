@@ -228,6 +228,7 @@ fn the_report_of_fixed_tables_is_the_stored_markdown() {
         experiments: &experiments,
         fact_functions: &BTreeMap::new(),
         board_functions: &BTreeSet::new(),
+        reference_functions: &BTreeSet::new(),
     };
     let study = parse(STUDY, "experiments/toy.toml", "toy", &known).unwrap();
     let functions = Functions::default();

@@ -84,7 +84,7 @@ fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
         &["--quiet"],
         &[
             "sweep.depth=[6, 10]",
-            "sweep.instance_seed=[0, 1, 2]",
+            "replicates.count=3",
             "variant.dfs_unlimited.sweep.depth=[10]",
         ],
     );
@@ -95,7 +95,7 @@ fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
     let mut boards: HashMap<(String, String), String> = HashMap::new();
     for row in &rows {
         assert_eq!(row["optimal"], row["depth"]);
-        let key = (row["depth"].clone(), row["instance_seed"].clone());
+        let key = (row["depth"].clone(), row["replicate"].clone());
         let h0 = boards.entry(key).or_insert_with(|| row["h0"].clone());
         assert_eq!(*h0, row["h0"], "same board for every algorithm: {row:?}");
         match row["variant"].as_str() {

@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 /// `searchlab compare`'s arguments.
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
-    /// The experiment's output folder (e.g. outputs/rjm_schedules)
-    dir: PathBuf,
+    /// Experiment folders (e.g. outputs/rjm_schedules), or a tuning's (outputs/rjm_schedules/tune): read together, with an `experiment` column
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
     /// Group by this column (repeat for several)
     #[arg(long = "by", required = true)]
     by: Vec<String>,
@@ -182,15 +183,27 @@ pub fn merge(domains: &[Domain], dirs: &[PathBuf], partial: bool) -> anyhow::Res
 }
 
 /// `searchlab compare`: a ranking of a finished experiment's groups, and its figures.
-pub fn compare(_domains: &[Domain], a: &CompareArgs) -> anyhow::Result<()> {
+pub fn compare(domains: &[Domain], a: &CompareArgs) -> anyhow::Result<()> {
     let better = match (a.maximize, a.minimize) {
         (true, _) => Some(Better::Higher),
         (_, true) => Some(Better::Lower),
         _ => None,
     };
-    print!(
-        "{}",
-        crate::report::compare::run(&a.dir, &a.by, &a.metric, better, &a.filter, &a.paired)?
-    );
+    let lookup = |domain: &str, algorithm: &str, metric: &str| {
+        domains
+            .iter()
+            .find(|d| d.name() == domain)
+            .and_then(|d| d.runner.algorithm(algorithm))
+            .and_then(|a| a.metrics.get(metric))
+    };
+    let query = crate::report::compare::Query {
+        dirs: &a.dirs,
+        by: &a.by,
+        metric: &a.metric,
+        better,
+        filter: &a.filter,
+        paired: &a.paired,
+    };
+    print!("{}", crate::report::compare::run(&query, &lookup)?);
     Ok(())
 }

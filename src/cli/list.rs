@@ -20,6 +20,9 @@ fn origin(e: &Entry) -> &'static str {
         } => "local, overrides the built-in one",
         Origin::Local {
             overrides: false, ..
+        } if e.is_built_in() => "built-in, also in the working folder",
+        Origin::Local {
+            overrides: false, ..
         } => "local",
     }
 }

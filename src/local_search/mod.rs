@@ -46,6 +46,18 @@ pub enum Acceptance {
     Anneal(Schedule),
 }
 
+/// What a search's budget and checkpoints count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Steps proposed, as the assignment counts them: the start's evaluation and each
+    /// restart's are extra, and a restart's fresh state is not compared with the best.
+    Iterations,
+    /// Evaluations of the objective: the start's and each restart's count too, and a
+    /// restart's fresh state can be the best. Methods with restarts and without meet
+    /// the same budget.
+    Evaluations,
+}
+
 /// One search: how it accepts, how long it runs, and where it reports progress.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -54,21 +66,30 @@ pub struct Settings {
     /// a row (a row ends at any accepted improving or uphill move, and at a restart).
     /// `None`: always accepted, as in the assignment. `Some(0)`: never.
     pub sideways_cap: Option<u64>,
-    /// The run's iterations, in all.
-    pub iterations: u64,
-    /// Descents sharing the iterations as evenly as possible (the first
-    /// `iterations % descents` get one more); more than one means random restarts
-    /// between them (part 4).
+    /// The run's budget, in `unit`s.
+    pub budget: u64,
+    pub unit: Unit,
+    /// Descents sharing the budget as evenly as possible (the first `budget % descents`
+    /// get one more); more than one means random restarts between them (part 4).
     pub descents: u64,
-    /// Iteration counts at which to record the best energy so far (sorted).
+    /// Counts (in `unit`s) at which to record the best energy so far (sorted).
     pub checkpoints: Vec<u64>,
 }
 
 impl Settings {
-    /// The iterations of descent `i`.
+    /// The budget share of descent `i`, in units.
     pub fn descent_length(&self, i: u64) -> u64 {
         let d = self.descents.max(1);
-        self.iterations / d + u64::from(i < self.iterations % d)
+        self.budget / d + u64::from(i < self.budget % d)
+    }
+
+    /// The steps of descent `i`: its share, less its own start's evaluation when the
+    /// budget counts evaluations.
+    fn steps_of(&self, i: u64) -> u64 {
+        match self.unit {
+            Unit::Iterations => self.descent_length(i),
+            Unit::Evaluations => self.descent_length(i).saturating_sub(1),
+        }
     }
 }
 
@@ -77,17 +98,20 @@ impl Settings {
 pub struct LocalSearchResult<S> {
     pub best: S,
     pub best_energy: f64,
-    /// The first iteration at which `best_energy` was reached (0: the initial state).
-    pub best_iteration: u64,
+    /// The count (in the settings' unit) at which `best_energy` was first reached (0 in
+    /// iterations, or 1 in evaluations: the initial state).
+    pub best_at: u64,
+    /// Steps proposed.
     pub iterations: u64,
+    /// Evaluations of the objective, the start's and each restart's included.
     pub evaluations: u64,
     pub accepted_improving: u64,
     pub accepted_sideways: u64,
     pub accepted_uphill: u64,
     pub restarts: u64,
-    /// The temperature after the last iteration (annealing only).
+    /// The temperature after the last step (annealing only).
     pub final_temperature: Option<f64>,
-    /// (iteration, best energy so far) at each checkpoint reached.
+    /// (count in the settings' unit, best energy so far) at each checkpoint reached.
     pub anytime: Vec<(u64, f64)>,
 }
 
@@ -97,7 +121,7 @@ impl<S> LocalSearchResult<S> {
         LocalSearchResult {
             best: f(self.best),
             best_energy: self.best_energy,
-            best_iteration: self.best_iteration,
+            best_at: self.best_at,
             iterations: self.iterations,
             evaluations: self.evaluations,
             accepted_improving: self.accepted_improving,
@@ -114,7 +138,7 @@ impl<S> LocalSearchResult<S> {
 /// assignment does).
 ///
 /// ```
-/// use searchlab::local_search::{search, Acceptance, Landscape, Settings};
+/// use searchlab::local_search::{search, Acceptance, Landscape, Settings, Unit};
 /// use searchlab::util::rng::{rng_from_seed, SearchRng};
 /// use rand::RngExt;
 ///
@@ -143,127 +167,199 @@ impl<S> LocalSearchResult<S> {
 /// let settings = Settings {
 ///     acceptance: Acceptance::Uphill { probability: 0.0 },
 ///     sideways_cap: None,
-///     iterations: 200,
+///     budget: 200,
+///     unit: Unit::Evaluations,
 ///     descents: 1,
-///     checkpoints: vec![200],
+///     checkpoints: vec![1, 10, 200],
 /// };
 /// let out = search(&mut Parabola { x: 18 }, &settings, &mut rng_from_seed(1));
 /// assert_eq!((out.best, out.best_energy), (7, 0.0));
 /// assert_eq!(out.accepted_uphill, 0);
+/// assert_eq!(out.evaluations, 200); // the start's evaluation and 199 steps
+/// assert_eq!(out.anytime[0], (1, 121.0)); // the start: (18 − 7)²
 /// ```
 pub fn search<L: Landscape>(
     land: &mut L,
     settings: &Settings,
     rng: &mut SearchRng,
 ) -> LocalSearchResult<L::Snapshot> {
-    let mut schedule = match &settings.acceptance {
-        Acceptance::Anneal(s) => Some(s.start(settings.iterations)),
-        Acceptance::Uphill { .. } => None,
-    };
-    let uphill_probability = match settings.acceptance {
-        Acceptance::Uphill { probability } => probability,
-        Acceptance::Anneal(_) => 0.0,
-    };
-    let cap = settings.sideways_cap.unwrap_or(u64::MAX);
-    let total = settings.iterations;
-
-    let mut current = land.energy();
-    let mut evaluations = 1;
-    let mut best = land.snapshot();
-    let mut best_energy = current;
-    let mut best_iteration = 0;
-    let mut out = LocalSearchResult {
-        best: land.snapshot(),
-        best_energy,
-        best_iteration,
-        iterations: total,
-        evaluations: 0,
-        accepted_improving: 0,
-        accepted_sideways: 0,
-        accepted_uphill: 0,
-        restarts: 0,
-        final_temperature: None,
-        anytime: Vec::with_capacity(settings.checkpoints.len()),
-    };
-    let mut checkpoints = settings.checkpoints.iter().copied().peekable();
-    while checkpoints.peek() == Some(&0) {
-        out.anytime.push((0, best_energy));
-        checkpoints.next();
-    }
-    let mut next_checkpoint = checkpoints.next().unwrap_or(u64::MAX);
-
-    let mut iteration = 0u64;
+    let mut walk = Walk::new(land, settings);
     for descent in 0..settings.descents.max(1) {
-        let length = settings.descent_length(descent);
         if descent > 0 {
-            land.restart(rng);
-            current = land.energy();
-            evaluations += 1;
-            out.restarts += 1;
+            walk.restart(land, rng);
         }
+        walk.descend(land, settings.steps_of(descent), rng);
+    }
+    walk.finish()
+}
+
+/// The state of a search between steps: the current and best energies, the counters,
+/// the schedule and the next checkpoint.
+struct Walk<'s, S> {
+    settings: &'s Settings,
+    schedule: Option<schedule::Cooling>,
+    /// Steps in all (the schedule's horizon).
+    total_steps: u64,
+    uphill_probability: f64,
+    cap: u64,
+    current: f64,
+    best: S,
+    /// Steps so far (the schedule's clock) and the count in the settings' unit.
+    iteration: u64,
+    clock: u64,
+    checkpoint: usize,
+    out: LocalSearchResult<()>,
+}
+
+impl<'s, S> Walk<'s, S> {
+    fn new<L: Landscape<Snapshot = S>>(land: &mut L, settings: &'s Settings) -> Self {
+        let total_steps = (0..settings.descents.max(1))
+            .map(|i| settings.steps_of(i))
+            .sum();
+        let current = land.energy();
+        let mut walk = Walk {
+            settings,
+            schedule: match &settings.acceptance {
+                Acceptance::Anneal(s) => Some(s.start(total_steps)),
+                Acceptance::Uphill { .. } => None,
+            },
+            total_steps,
+            uphill_probability: match settings.acceptance {
+                Acceptance::Uphill { probability } => probability,
+                Acceptance::Anneal(_) => 0.0,
+            },
+            cap: settings.sideways_cap.unwrap_or(u64::MAX),
+            current,
+            best: land.snapshot(),
+            iteration: 0,
+            clock: u64::from(settings.unit == Unit::Evaluations),
+            checkpoint: 0,
+            out: LocalSearchResult {
+                best: (),
+                best_energy: current,
+                best_at: 0,
+                iterations: 0,
+                evaluations: 1,
+                accepted_improving: 0,
+                accepted_sideways: 0,
+                accepted_uphill: 0,
+                restarts: 0,
+                final_temperature: None,
+                anytime: Vec::with_capacity(settings.checkpoints.len()),
+            },
+        };
+        walk.out.best_at = walk.clock;
+        walk.record_checkpoints();
+        walk
+    }
+
+    /// Records the best so far at every checkpoint the clock has reached.
+    #[inline]
+    fn record_checkpoints(&mut self) {
+        let points = &self.settings.checkpoints;
+        while self.checkpoint < points.len() && points[self.checkpoint] <= self.clock {
+            if points[self.checkpoint] == self.clock {
+                self.out.anytime.push((self.clock, self.out.best_energy));
+            }
+            self.checkpoint += 1;
+        }
+    }
+
+    /// A fresh random state (one evaluation). Counting evaluations, it may be the best.
+    fn restart<L: Landscape<Snapshot = S>>(&mut self, land: &mut L, rng: &mut SearchRng) {
+        land.restart(rng);
+        self.current = land.energy();
+        self.out.evaluations += 1;
+        self.out.restarts += 1;
+        if self.settings.unit == Unit::Evaluations {
+            self.clock += 1;
+            if self.current < self.out.best_energy {
+                self.out.best_energy = self.current;
+                self.out.best_at = self.clock;
+                land.save(&mut self.best);
+            }
+            self.record_checkpoints();
+        }
+    }
+
+    /// `steps` steps from the current state: step, evaluate, accept or undo, keep the
+    /// best (≤, as the assignment does). The hot loop: it never allocates.
+    fn descend<L: Landscape<Snapshot = S>>(
+        &mut self,
+        land: &mut L,
+        steps: u64,
+        rng: &mut SearchRng,
+    ) {
         let mut sideways_run = 0u64;
-        for _ in 0..length {
-            iteration += 1;
+        for _ in 0..steps {
+            self.iteration += 1;
+            self.clock += 1;
             let mv = land.step(rng);
             let candidate = land.energy();
-            evaluations += 1;
-            let accept = if candidate < current {
-                out.accepted_improving += 1;
-                sideways_run = 0;
-                true
-            } else if candidate == current {
-                let ok = sideways_run < cap;
-                if ok {
-                    sideways_run += 1;
-                    out.accepted_sideways += 1;
-                }
-                ok
-            } else {
-                let ok = match &mut schedule {
-                    Some(s) => {
-                        // e^x < 1e-304 for x < -700: such a step is never taken, so
-                        // no number is drawn for it (and exp's slow underflow path is
-                        // never entered).
-                        let x = (current - candidate) / s.temperature();
-                        let ok = x > -700.0 && rng.random::<f64>() < x.exp();
-                        s.uphill(ok);
-                        ok
+            self.out.evaluations += 1;
+            if self.accept(candidate, &mut sideways_run, rng) {
+                self.current = candidate;
+                if candidate <= self.out.best_energy {
+                    if candidate < self.out.best_energy {
+                        self.out.best_at = self.clock;
                     }
-                    None => uphill_probability > 0.0 && rng.random::<f64>() < uphill_probability,
-                };
-                if ok {
-                    out.accepted_uphill += 1;
-                    sideways_run = 0;
-                }
-                ok
-            };
-            if accept {
-                current = candidate;
-                if candidate <= best_energy {
-                    if candidate < best_energy {
-                        best_iteration = iteration;
-                    }
-                    best_energy = candidate;
-                    land.save(&mut best);
+                    self.out.best_energy = candidate;
+                    land.save(&mut self.best);
                 }
             } else {
                 land.undo(mv);
             }
-            if let Some(s) = &mut schedule {
-                s.advance(iteration, total, best_iteration == iteration);
+            if let Some(s) = &mut self.schedule {
+                s.advance(
+                    self.iteration,
+                    self.total_steps,
+                    self.out.best_at == self.clock,
+                );
             }
-            if iteration == next_checkpoint {
-                out.anytime.push((iteration, best_energy));
-                next_checkpoint = checkpoints.next().unwrap_or(u64::MAX);
-            }
+            self.record_checkpoints();
         }
     }
-    out.best = best;
-    out.best_energy = best_energy;
-    out.best_iteration = best_iteration;
-    out.evaluations = evaluations;
-    out.final_temperature = schedule.map(|s| s.temperature());
-    out
+
+    /// Whether to move to a neighbour of energy `candidate`.
+    #[inline]
+    fn accept(&mut self, candidate: f64, sideways_run: &mut u64, rng: &mut SearchRng) -> bool {
+        if candidate < self.current {
+            self.out.accepted_improving += 1;
+            *sideways_run = 0;
+            return true;
+        }
+        if candidate == self.current {
+            let ok = *sideways_run < self.cap;
+            if ok {
+                *sideways_run += 1;
+                self.out.accepted_sideways += 1;
+            }
+            return ok;
+        }
+        let ok = match &mut self.schedule {
+            Some(s) => {
+                // e^x < 1e-304 for x < -700: such a step is never taken, so no number is
+                // drawn for it (and exp's slow underflow path is never entered).
+                let x = (self.current - candidate) / s.temperature();
+                let ok = x > -700.0 && rng.random::<f64>() < x.exp();
+                s.uphill(ok);
+                ok
+            }
+            None => self.uphill_probability > 0.0 && rng.random::<f64>() < self.uphill_probability,
+        };
+        if ok {
+            self.out.accepted_uphill += 1;
+            *sideways_run = 0;
+        }
+        ok
+    }
+
+    fn finish(mut self) -> LocalSearchResult<S> {
+        self.out.iterations = self.iteration;
+        self.out.final_temperature = self.schedule.map(|s| s.temperature());
+        let best = self.best;
+        self.out.map(|()| best)
+    }
 }
 
 #[cfg(test)]
@@ -331,7 +427,8 @@ pub(crate) mod tests {
         Settings {
             acceptance,
             sideways_cap: cap,
-            iterations: descents.0,
+            budget: descents.0,
+            unit: Unit::Iterations,
             descents: descents.1,
             checkpoints: vec![1, 10, 100],
         }
@@ -460,7 +557,8 @@ pub(crate) mod tests {
         let s = |iterations, descents| Settings {
             acceptance: Acceptance::Uphill { probability: 0.0 },
             sideways_cap: None,
-            iterations,
+            budget: iterations,
+            unit: Unit::Iterations,
             descents,
             checkpoints: Vec::new(),
         };
@@ -477,5 +575,70 @@ pub(crate) mod tests {
             10_000
         );
         assert_eq!(s(5, 0).descent_length(0), 5);
+    }
+
+    #[test]
+    fn an_evaluation_budget_counts_starts_and_restarts() {
+        // A valley at 3 and a lower one at 7: 500 evaluations shared by 5 descents.
+        let energies = vec![5.0, 4.0, 3.0, 2.0, 3.0, 9.0, 3.0, 1.0, 4.0];
+        for descents in [1, 5, 50] {
+            let mut land = Line {
+                energies: energies.clone(),
+                pos: 0,
+                evaluations: 0,
+            };
+            let s = Settings {
+                acceptance: Acceptance::Uphill { probability: 0.0 },
+                sideways_cap: None,
+                budget: 500,
+                unit: Unit::Evaluations,
+                descents,
+                checkpoints: vec![1, 2, 3, 5, 7, 10, 100, 500],
+            };
+            let out = search(&mut land, &s, &mut rng_from_seed(3));
+            assert_eq!(out.evaluations, 500, "{descents} descents");
+            assert_eq!(land.evaluations, 500, "the landscape agrees");
+            assert_eq!(out.restarts, descents - 1);
+            assert_eq!(out.iterations, 500 - descents, "a restart is not a step");
+            let counts: Vec<u64> = out.anytime.iter().map(|a| a.0).collect();
+            assert_eq!(counts, vec![1, 2, 3, 5, 7, 10, 100, 500]);
+            assert_eq!(out.anytime[0].1, 5.0, "evaluation 1 is the start");
+            assert!(out.anytime.windows(2).all(|w| w[1].1 <= w[0].1));
+            assert_eq!(out.anytime.last().unwrap().1, out.best_energy);
+            assert!(out.best_at >= 1 && out.best_at <= 500);
+        }
+    }
+
+    #[test]
+    fn counting_evaluations_a_restart_can_be_the_best() {
+        // As many descents as evaluations: no step at all, each descent only evaluates
+        // its start, so the best is the best of the random restarts.
+        let mut land = Line {
+            energies: vec![3.0, 9.0, 2.0, 9.0, 1.0, 9.0],
+            pos: 0,
+            evaluations: 0,
+        };
+        let s = Settings {
+            acceptance: Acceptance::Uphill { probability: 0.0 },
+            sideways_cap: None,
+            budget: 30,
+            unit: Unit::Evaluations,
+            descents: 30,
+            checkpoints: vec![30],
+        };
+        let out = search(&mut land, &s, &mut rng_from_seed(1));
+        assert_eq!((out.iterations, out.restarts, out.evaluations), (0, 29, 30));
+        assert_eq!(out.best_energy, 1.0, "a restart reached the lowest state");
+        assert!(out.best_at > 1);
+        // Counting iterations (the assignment's way), a restart's fresh state is not
+        // compared with the best: without steps the best is the start.
+        land.pos = 0;
+        let iterations = Settings {
+            unit: Unit::Iterations,
+            budget: 0,
+            ..s
+        };
+        let out = search(&mut land, &iterations, &mut rng_from_seed(1));
+        assert_eq!((out.best_energy, out.restarts), (3.0, 29));
     }
 }

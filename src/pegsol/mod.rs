@@ -28,6 +28,7 @@ pub fn domain() -> crate::domain::Domain {
         about: "Peg solitaire (the peg-solitaire assignment): the assignment's budgeted DFS, a stronger solver, play, count",
         facts: facts::FACTS.to_vec(),
         boards: facts::BOARDS.to_vec(),
+        references: Vec::new(),
         program: crate::domain::Program {
             command: cli::command,
             run: cli::run_matches,

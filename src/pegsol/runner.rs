@@ -60,6 +60,7 @@ pub fn runner() -> Runner {
         domain: "pegsol",
         description: "peg solitaire on the assignment's nine levels: fewest pegs left",
         cache: None,
+        dimension: None,
         algorithms: vec![
             Algorithm {
                 name: "budgeted_dfs",

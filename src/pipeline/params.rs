@@ -163,6 +163,8 @@ pub struct ParamSpec {
     /// distance): the instance seed depends on these parameters only, so every method
     /// of an experiment meets the same instances.
     pub instance: bool,
+    /// Its former name, refused with a pointer to this one.
+    pub formerly: Option<(&'static str, &'static str)>,
 }
 
 /// "Only when parameter `param` is one of `values`."
@@ -202,6 +204,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            formerly: None,
         }
     }
 
@@ -213,6 +216,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            formerly: None,
         }
     }
 
@@ -231,6 +235,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            formerly: None,
         }
     }
 
@@ -247,6 +252,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            formerly: None,
         }
     }
 
@@ -265,6 +271,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            formerly: None,
         }
     }
 
@@ -276,10 +283,18 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            formerly: None,
         }
     }
 
     /// Declares the parameter used only when `param` is one of `values`.
+    /// Declares the parameter's former name `old` (and why it changed): a config that
+    /// uses it is refused with a pointer to the new name.
+    pub fn formerly(mut self, old: &'static str, why: &'static str) -> Self {
+        self.formerly = Some((old, why));
+        self
+    }
+
     /// Declares the parameter part of the problem instance (see [`ParamSpec::instance`]).
     pub fn instance(mut self) -> Self {
         self.instance = true;

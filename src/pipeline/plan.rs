@@ -111,10 +111,17 @@ impl<'a> Plan<'a> {
         self.used().find_map(|a| a.metrics.get(name))
     }
 
+    /// The parameter columns and the domain's problem dimension, if it declares one.
+    pub fn param_columns(&self) -> Vec<&'static str> {
+        let mut c = self.param_names();
+        c.extend(self.runner.dimension.map(|d| d.name));
+        c
+    }
+
     /// Every column of the results table, known before anything runs.
     pub fn columns(&self) -> Vec<&'static str> {
         let mut c: Vec<&'static str> = RUN_COLUMNS.to_vec();
-        c.extend(self.param_names());
+        c.extend(self.param_columns());
         c.extend(self.metric_names());
         c
     }
@@ -122,7 +129,7 @@ impl<'a> Plan<'a> {
     /// Every column of the anytime table.
     pub fn anytime_columns(&self) -> Vec<&'static str> {
         let mut c: Vec<&'static str> = ANYTIME_RUN_COLUMNS.to_vec();
-        c.extend(self.param_names());
+        c.extend(self.param_columns());
         c.extend(ANYTIME_COLUMNS);
         c
     }
@@ -385,6 +392,18 @@ fn check_declared(
     if spec.param(name).is_some() {
         return Ok(());
     }
+    if let Some(p) = spec
+        .params
+        .iter()
+        .find(|p| p.formerly.is_some_and(|(old, _)| old == name))
+    {
+        let why = p.formerly.map_or("", |(_, why)| why);
+        crate::user_bail!(
+            "{origin}: {name} is now called {} in {domain}/{} ({why})",
+            p.name,
+            spec.name
+        );
+    }
     let known: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
     crate::user_bail!(
         "{origin}: unknown parameter {name:?} for {domain}/{} (known: {})",
@@ -435,6 +454,7 @@ mod tests {
             description: "a toy",
             algorithms: vec![walk("walk", true), walk("jump", true)],
             cache: None,
+            dimension: None,
         }
     }
 

@@ -34,7 +34,7 @@ pub fn frames(
 }
 
 fn results(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataFrame> {
-    let params = plan.param_names();
+    let params = plan.param_columns();
     let metrics = plan.metric_names();
     let mut cols: Vec<ColumnBuilder> = RUN_COLUMNS
         .iter()
@@ -56,7 +56,7 @@ fn results(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataF
             Value::from(run.seeds.run),
             Value::from(run.seeds.instance),
         ];
-        row.extend(params.iter().map(|p| param(run, p)));
+        row.extend(params.iter().map(|p| param(plan, run, p)));
         row.extend(metrics.iter().map(|m| {
             o.metrics
                 .iter()
@@ -71,7 +71,7 @@ fn results(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataF
 }
 
 fn anytime(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataFrame> {
-    let params = plan.param_names();
+    let params = plan.param_columns();
     let mut cols: Vec<ColumnBuilder> = ANYTIME_RUN_COLUMNS
         .iter()
         .chain(&params)
@@ -88,7 +88,7 @@ fn anytime(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataF
                 Value::from(plan.algorithm(run).name),
                 Value::from(run.replicate),
             ];
-            row.extend(params.iter().map(|p| param(run, p)));
+            row.extend(params.iter().map(|p| param(plan, run, p)));
             row.push(Value::from(evaluations));
             row.push(stored(&Value::Float(best)));
             for (c, v) in cols.iter_mut().zip(row) {
@@ -99,8 +99,12 @@ fn anytime(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataF
     frame(cols)
 }
 
-fn param(run: &Run, name: &str) -> Value {
-    run.params.get(name).cloned().unwrap_or(Value::Null)
+/// A parameter's value in a run, or the domain's problem dimension.
+fn param(plan: &Plan, run: &Run, name: &str) -> Value {
+    match plan.runner.dimension {
+        Some(d) if d.name == name => Value::from((d.of)(&run.params)),
+        _ => run.params.get(name).cloned().unwrap_or(Value::Null),
+    }
 }
 
 /// Writes `results` and `anytime` (Parquet and CSV) of the finished runs to `dir`.

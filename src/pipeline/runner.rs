@@ -112,6 +112,17 @@ pub struct CacheSpec {
     pub env: &'static str,
 }
 
+/// A measure of a problem's size that a domain declares (a maze's cells): the results
+/// and anytime tables carry it as a column of that name, so that a study can read
+/// budgets per unit of it across problems of several sizes.
+#[derive(Debug, Clone, Copy)]
+pub struct Dimension {
+    pub name: &'static str,
+    pub meaning: &'static str,
+    /// Its value for a run's parameters.
+    pub of: fn(&Params) -> Option<f64>,
+}
+
 /// A domain's algorithms, as the pipeline sees them.
 #[derive(Debug, Clone)]
 pub struct Runner {
@@ -120,6 +131,7 @@ pub struct Runner {
     pub description: &'static str,
     pub algorithms: Vec<Algorithm>,
     pub cache: Option<CacheSpec>,
+    pub dimension: Option<Dimension>,
 }
 
 impl Runner {

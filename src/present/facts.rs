@@ -243,6 +243,16 @@ pub struct FactFunction {
 pub type Picture = (String, crate::present::figure::AnyFigure);
 
 #[derive(Clone, Copy)]
+/// A domain's reference value of a problem, given as the text of the value of the
+/// column that names problems (a maze size `"7"`): what targets relative to a reference
+/// are fractions of. `what` says what the value is, for messages and `list`.
+pub struct ReferenceFunction {
+    pub name: &'static str,
+    pub what: &'static str,
+    pub value: fn(&str) -> Option<f64>,
+}
+
+#[derive(Clone, Copy)]
 /// A domain's pictures (boards, mazes) drawn from a block's rows: (caption, figure).
 pub struct BoardFunction {
     pub name: &'static str,

@@ -1,13 +1,16 @@
-//! Presentation: the statistics the report states ([`stats`]), views of a table (filters,
-//! groups, samples: [`view`]), rankings with tests against the best ([`compare`]), named
-//! facts and answer templates ([`facts`]), figure specs ([`figure`]) computed from tables
-//! ([`charts`]) and the figure types drawn with plotters ([`plot`]). Plotters types never
-//! leave this folder.
+//! Presentation, knowing no domain: views of a table (filters, groups, samples, tables
+//! read together: [`view`]), rankings with tests against the best ([`compare`]), anytime
+//! views (runtime distributions, fixed budgets: [`anytime`]), named facts and answer
+//! templates ([`facts`]), an experiment's own summaries and plots ([`outputs`]), figure
+//! specs ([`figure`]) computed from tables ([`charts`], [`runtime`]) and the figure types
+//! drawn with plotters ([`plot`]). Plotters types never leave this folder.
 
+pub mod anytime;
 pub mod charts;
 pub mod compare;
 pub mod facts;
 pub mod figure;
+pub mod format;
 pub mod outputs;
 pub mod plot;
 pub mod runtime;

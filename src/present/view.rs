@@ -193,6 +193,59 @@ pub fn summarize(
     Ok(out)
 }
 
+/// Several experiments' tables read as one: the union of their columns (null where a
+/// table lacks one; a column that is a number in one table and text in another becomes
+/// text), in the order they first appear, and the `experiment` column set to each
+/// table's name.
+pub fn concat(tables: &[(String, &DataFrame)]) -> anyhow::Result<DataFrame> {
+    let mut names: Vec<PlSmallStr> = vec!["experiment".into()];
+    let mut types: Vec<DataType> = vec![DataType::String];
+    for (_, df) in tables {
+        for c in df.columns() {
+            match names.iter().position(|n| n == c.name()) {
+                Some(i) => types[i] = common_type(&types[i], c.dtype()),
+                None => {
+                    names.push(c.name().clone());
+                    types.push(c.dtype().clone());
+                }
+            }
+        }
+    }
+    let mut out: Option<DataFrame> = None;
+    for (name, df) in tables {
+        let h = df.height();
+        let mut cols = Vec::with_capacity(names.len());
+        for (n, t) in names.iter().zip(&types) {
+            let col = match df.column(n.as_str()) {
+                _ if n == "experiment" => Column::new(n.clone(), vec![name.as_str(); h]),
+                Ok(c) => c.cast(t)?,
+                Err(_) => Column::full_null(n.clone(), h, t),
+            };
+            cols.push(col);
+        }
+        let part = DataFrame::new_infer_height(cols)?;
+        out = Some(match out {
+            None => part,
+            Some(mut acc) => {
+                acc.vstack_mut(&part)?;
+                acc
+            }
+        });
+    }
+    Ok(out.unwrap_or_default())
+}
+
+/// A type both can be cast to without losing a value.
+fn common_type(a: &DataType, b: &DataType) -> DataType {
+    match (a, b) {
+        (x, y) if x == y => x.clone(),
+        (DataType::Null, y) => y.clone(),
+        (x, DataType::Null) => x.clone(),
+        (x, y) if x.is_primitive_numeric() && y.is_primitive_numeric() => DataType::Float64,
+        _ => DataType::String,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

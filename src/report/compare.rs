@@ -1,13 +1,17 @@
-//! `searchlab compare DIR --by COLUMN --metric METRIC [--minimize] [--where K=V]`: the
-//! ranking of a study's comparison block for any finished experiment, printed as a
-//! markdown table, with its ranking chart and box plot written beside the tables.
+//! `searchlab compare DIR... --by COLUMN --metric METRIC [--minimize] [--where K=V]`:
+//! the ranking of a study's comparison block for any finished experiments (read
+//! together, with an `experiment` column) or tunings' held-out runs, printed as a
+//! markdown table, with its ranking chart and box plot written beside the first
+//! folder's tables. The direction is the metric's declaration unless a flag says.
 
 use super::blocks::Renderer;
 use super::study::{Block, BlockKind, Columns};
 use crate::pipeline::metrics::Better;
+use crate::pipeline::metrics::MetricSpec;
 use crate::present::facts::Facts;
+use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Builds the comparison block the flags describe.
 fn block(
@@ -39,54 +43,120 @@ fn block(
     Ok(b)
 }
 
-/// Ranks the experiment in `dir`; returns the markdown printed.
-pub fn run(
-    dir: &Path,
-    by: &[String],
-    metric: &str,
-    better: Option<Better>,
-    filter: &[String],
-    paired: &[String],
-) -> anyhow::Result<String> {
-    let path = dir.join("results.parquet");
-    if !path.exists() {
-        crate::user_bail!(
-            "{}: no results table (run the experiment first: searchlab run CONFIG)",
-            path.display()
-        );
+/// The question `compare` answers: the folders, the grouping, the metric, the filter.
+pub struct Query<'a> {
+    /// Experiment folders (`outputs/NAME`) or tunings' (`outputs/NAME/tune`).
+    pub dirs: &'a [PathBuf],
+    pub by: &'a [String],
+    pub metric: &'a str,
+    /// Which way is better; default: the metric's declaration.
+    pub better: Option<Better>,
+    pub filter: &'a [String],
+    pub paired: &'a [String],
+}
+
+/// A metric's declaration for a domain's algorithm, from the registry.
+pub type MetricLookup<'a> = &'a dyn Fn(&str, &str, &str) -> Option<&'static MetricSpec>;
+
+/// One folder's table: an experiment's results, or a tuning's held-out results (named
+/// `NAME/tuned`).
+fn read_folder(dir: &Path) -> anyhow::Result<(String, DataFrame)> {
+    let name = |p: &Path| {
+        p.file_name()
+            .map_or("experiment".into(), |n| n.to_string_lossy().into_owned())
+    };
+    let results = dir.join("results.parquet");
+    let heldout = dir.join("heldout.parquet");
+    if results.is_file() {
+        return Ok((name(dir), crate::pipeline::table::read_parquet(&results)?));
     }
-    let results = crate::pipeline::table::read_parquet(&path)?;
-    let mut names = vec![metric.to_string()];
-    names.extend(by.iter().cloned());
-    names.extend(paired.iter().cloned());
+    if heldout.is_file() {
+        let experiment = dir.parent().map_or("experiment".into(), name);
+        let df = crate::pipeline::table::read_parquet(&heldout)?;
+        return Ok((format!("{experiment}/tuned"), df));
+    }
+    crate::user_bail!(
+        "{}: no results table (an experiment's folder holds results.parquet, a tuning's heldout.parquet: run it first)",
+        dir.display()
+    )
+}
+
+/// The metric declarations of a table's rows (by its domain and algorithm columns);
+/// every table must be of one domain.
+fn declarations(
+    tables: &[(String, DataFrame)],
+    metric: &str,
+    lookup: MetricLookup,
+) -> anyhow::Result<Vec<&'static MetricSpec>> {
+    let mut domain: Option<String> = None;
+    let mut out = Vec::new();
+    for (name, df) in tables {
+        let domains = crate::pipeline::table::texts(df, "domain").unwrap_or_default();
+        let algorithms = crate::pipeline::table::texts(df, "algorithm").unwrap_or_default();
+        for (d, a) in domains.iter().zip(&algorithms) {
+            match &domain {
+                Some(x) if x != d => crate::user_bail!(
+                    "{name} is of domain {d}, the other tables of {x}: compare tables of one domain"
+                ),
+                _ => domain = Some(d.clone()),
+            }
+            if let Some(m) = lookup(d, a, metric)
+                && !out.contains(&m)
+            {
+                out.push(m);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Ranks the groups of the experiments in `q.dirs`, read together; returns the markdown
+/// printed. The ranking chart and box plot are written beside the first folder's tables.
+pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
+    let read: Vec<(String, DataFrame)> = q
+        .dirs
+        .iter()
+        .map(|d| read_folder(d))
+        .collect::<anyhow::Result<_>>()?;
+    let mut names = vec![q.metric.to_string()];
+    names.extend(q.by.iter().filter(|c| *c != "experiment").cloned());
+    names.extend(q.paired.iter().cloned());
     names.extend(
-        filter
+        q.filter
             .iter()
             .filter_map(|f| f.split_once('=').map(|(k, _)| k.trim().to_string())),
     );
     let cols: Vec<&str> = names.iter().map(String::as_str).collect();
-    crate::present::outputs::check_columns(&results, &cols)
-        .map_err(|e| crate::user_error!("{}: {e}", path.display()))?;
+    for (dir, (_, df)) in q.dirs.iter().zip(&read) {
+        crate::present::outputs::check_columns(df, &cols)
+            .map_err(|e| crate::user_error!("{}: {e}", dir.display()))?;
+    }
     let mut tables = super::blocks::Tables::default();
-    tables.results.insert("e".into(), results);
-    tables
-        .anytime
-        .insert("e".into(), polars::prelude::DataFrame::empty());
     let config = crate::pipeline::config::parse(
         "[experiment]\ndomain = \"any\"\nalgorithm = \"any\"\n",
         "compare",
         &[],
     )?;
-    tables.configs.insert("e".into(), config);
+    let specs = declarations(&read, q.metric, lookup)?;
+    for (name, df) in &read {
+        let config_name = name.split('/').next().unwrap_or(name).to_string();
+        tables.results.insert(name.clone(), df.clone());
+        tables.anytime.insert(name.clone(), DataFrame::empty());
+        tables.configs.insert(config_name.clone(), config.clone());
+        tables.metrics.insert(config_name, specs.clone());
+    }
     let functions = crate::domain::Functions::default();
+    let figures = q.dirs[0].clone();
     let renderer = Renderer {
         tables: &tables,
         functions: &functions,
-        figures: dir.to_path_buf(),
+        figures: figures.clone(),
     };
-    let stem = format!("compare_{metric}_by_{}", by.join("_"));
+    let experiments: Vec<String> = read.iter().map(|(n, _)| n.clone()).collect();
+    let stem = format!("compare_{}_by_{}", q.metric, q.by.join("_"));
     let mut facts = Facts::default();
-    let mut b = block(by, metric, better, filter, paired)?;
+    let mut b = block(q.by, q.metric, q.better, q.filter, q.paired)?;
+    b.experiment = Some(Columns::Many(experiments));
     let table = renderer
         .block(&b, &stem, &mut facts)
         .map_err(|e| crate::user_error!("{}", crate::util::error::one_line(&e)))?;
@@ -94,12 +164,12 @@ pub fn run(
         b.kind = kind;
         b.paired = None;
         b.name = Some(format!("{stem}_{suffix}"));
-        b.title = Some(format!("{metric} by {}", by.join(", ")));
+        b.title = Some(format!("{} by {}", q.metric, q.by.join(", ")));
         renderer.block(&b, &stem, &mut facts)?;
     }
     Ok(format!(
         "{table}\nFigures: {}/{stem}_ranking.png, {}/{stem}_box.png\n",
-        dir.display(),
-        dir.display()
+        figures.display(),
+        figures.display()
     ))
 }

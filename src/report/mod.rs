@@ -8,11 +8,13 @@
 //! answers are the studies'; numbers are computed from the tables or read from the
 //! configs (`{config.<experiment>.<key>}`).
 
+mod anytime;
+pub mod block;
 pub mod blocks;
 pub mod compare;
-pub mod markdown;
 pub mod plan;
 pub mod study;
+mod tables;
 
 use crate::domain::Functions;
 use crate::pipeline::config::Config;
@@ -21,6 +23,7 @@ use crate::pipeline::plan::Plan;
 use crate::present::facts::{Fact, Facts, fill};
 use crate::tune::spec::TuneSpec;
 use crate::util::catalog::{CONFIGS, STUDIES};
+use block::BlockKind;
 use blocks::{Renderer, Tables};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -40,15 +43,14 @@ pub fn load_studies(base: &Path, functions: &Functions) -> anyhow::Result<Vec<St
             )
         })
         .collect();
-    let board_functions: BTreeSet<String> = functions
-        .boards
-        .iter()
-        .map(|f| f.name.to_string())
-        .collect();
+    let names = |n: Vec<&str>| -> BTreeSet<String> { n.into_iter().map(String::from).collect() };
+    let board_functions = names(functions.boards.iter().map(|f| f.name).collect());
+    let reference_functions = names(functions.references.iter().map(|f| f.name).collect());
     let known = Known {
         experiments: &experiments,
         fact_functions: &fact_functions,
         board_functions: &board_functions,
+        reference_functions: &reference_functions,
     };
     let mut studies = STUDIES
         .entries(base)
@@ -62,32 +64,59 @@ pub fn load_studies(base: &Path, functions: &Functions) -> anyhow::Result<Vec<St
     Ok(studies)
 }
 
-/// Checks, before anything runs, that every column a study's blocks name is one their
-/// experiment's tables will have.
+/// Checks, before anything runs, what a study's blocks need of their experiments'
+/// plans: every column a block names is one of every table it reads (a metric one of
+/// them lacks is an error), the tables of one block come from one domain, and the
+/// metrics of rankings have a direction (declared, or the block's `better`).
 pub fn check_columns<'p>(
     s: &Study,
     plan_of: &dyn Fn(&str) -> Option<&'p Plan<'p>>,
 ) -> anyhow::Result<()> {
-    for q in &s.questions {
-        for b in &q.blocks {
-            let Some(e) = &b.experiment else { continue };
-            let Some(plan) = plan_of(e) else {
-                continue;
-            };
-            let known = match (b.source, b.kind.reads_anytime()) {
-                (Source::Runs | Source::Tuned, true) => plan.anytime_columns(),
-                (Source::Runs | Source::Tuned, false) => plan.columns(),
-                (Source::Race, _) => crate::tune::race_columns(plan),
-                (Source::RaceSteps, _) => crate::tune::STEP_COLUMNS.to_vec(),
-            };
-            if let Some(c) = b.columns().iter().find(|c| !known.contains(&c.as_str())) {
-                crate::user_bail!(
-                    "{}:{}: unknown column {c:?} for experiment {e} (columns: {})",
-                    s.source,
-                    b.line,
-                    known.join(", ")
-                );
+    for b in s.questions.iter().flat_map(|q| &q.blocks) {
+        check_block_plans(b, plan_of)
+            .map_err(|e| crate::user_error!("{}:{}: {e}", s.source, b.line))?;
+    }
+    Ok(())
+}
+
+fn check_block_plans<'p>(
+    b: &block::Block,
+    plan_of: &dyn Fn(&str) -> Option<&'p Plan<'p>>,
+) -> Result<(), String> {
+    let mut domain: Option<&str> = None;
+    for (config, source, key) in b.tables() {
+        let Some(plan) = plan_of(&config) else {
+            continue;
+        };
+        match domain {
+            Some(d) if d != plan.runner.domain => {
+                return Err(format!(
+                    "the experiments of one block are of one domain ({key} is {}, not {d})",
+                    plan.runner.domain
+                ));
             }
+            _ => domain = Some(plan.runner.domain),
+        }
+        let mut known = match (source, b.kind.reads_anytime()) {
+            (Source::Runs | Source::Tuned, true) => plan.anytime_columns(),
+            (Source::Runs | Source::Tuned, false) => plan.columns(),
+            (Source::Race, _) => crate::tune::race_columns(plan),
+            (Source::RaceSteps, _) => crate::tune::STEP_COLUMNS.to_vec(),
+        };
+        known.push("experiment");
+        if let Some(c) = b.columns().iter().find(|c| !known.contains(&c.as_str())) {
+            return Err(format!(
+                "unknown column {c:?} for experiment {key} (columns: {})",
+                known.join(", ")
+            ));
+        }
+        let ranks = matches!(b.kind, BlockKind::Compare | BlockKind::Interval);
+        if let (true, None, Some(m)) = (ranks, b.better, &b.metric)
+            && plan.metric(m).is_some_and(|spec| spec.better.is_none())
+        {
+            return Err(format!(
+                "{m} declares no direction: say better = \"higher\" or \"lower\""
+            ));
         }
     }
     Ok(())
@@ -187,7 +216,7 @@ pub fn render(
         md.push_str(&format!(
             "- [{}](#{})\n",
             s.title,
-            markdown::anchor(&s.title)
+            crate::present::format::anchor(&s.title)
         ));
     }
     md.push('\n');
@@ -272,10 +301,8 @@ pub fn document(
             ]
         })
         .collect();
-    md.push_str(&markdown::table(
-        &["experiment", "runs", "computed now", "seconds", "tables"],
-        &rows,
-    ));
+    let head = ["experiment", "runs", "computed now", "seconds", "tables"].map(String::from);
+    md.push_str(&crate::present::format::markdown_table(&head, &rows));
     md.push_str(&format!(
         "\nReport built in {:.1} s.\n",
         started.elapsed().as_secs_f64()
@@ -285,10 +312,11 @@ pub fn document(
 
 /// Everything a named study needs, for `searchlab list`: its experiments.
 pub fn describe(s: &Study) -> String {
+    let n = s.questions.len();
     format!(
-        "{} ({} questions: {})",
+        "{} ({n} question{}: {})",
         s.title,
-        s.questions.len(),
+        if n == 1 { "" } else { "s" },
         s.experiments().join(", ")
     )
 }

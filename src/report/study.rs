@@ -25,271 +25,19 @@
 //! better = "higher"
 //! ```
 
+pub use super::block::{Aggregate, Block, BlockKind, Columns, Source};
 use crate::pipeline::metrics::Better;
 use crate::present::facts::holes;
-use crate::present::figure::FigureKind;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use toml::Spanned;
-
-/// One or several column names.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum Columns {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl Columns {
-    pub fn list(&self) -> Vec<String> {
-        match self {
-            Columns::One(c) => vec![c.clone()],
-            Columns::Many(c) => c.clone(),
-        }
-    }
-}
-
-/// What a block is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BlockKind {
-    Line,
-    Box,
-    Heatmap,
-    Histogram,
-    Anytime,
-    Interval,
-    /// Pictures a domain draws (boards, mazes) by a named function.
-    Board,
-    /// A summary per group: runs, median, IQR, 95% CI of the median, mean.
-    Table,
-    /// One aggregate (sum, median, …) of each of `metrics` per group.
-    Aggregate,
-    /// One aggregate of `metric` on the grid `rows` × `columns`.
-    Pivot,
-    /// Listed rows: the `columns` of each run (after the filter), in `sort` order.
-    Rows,
-    /// A ranking of the groups, each tested against the best.
-    Compare,
-    /// Named values computed by a domain's fact function.
-    Facts,
-    /// A paragraph: a template filled with facts.
-    Text,
-    /// The empirical cumulative distribution of the iterations needed to reach each of
-    /// `targets` (fraction of (run, target) pairs reached, log scale), from the anytime
-    /// table.
-    Ecdf,
-    /// The expected running time to each of `targets` with its success rate.
-    Ert,
-}
-
-impl BlockKind {
-    /// The figure kind of a figure block.
-    pub fn figure(self) -> Option<FigureKind> {
-        Some(match self {
-            BlockKind::Line => FigureKind::Line,
-            BlockKind::Box => FigureKind::Box,
-            BlockKind::Heatmap => FigureKind::Heatmap,
-            BlockKind::Histogram => FigureKind::Histogram,
-            BlockKind::Anytime => FigureKind::Anytime,
-            BlockKind::Interval => FigureKind::Interval,
-            _ => return None,
-        })
-    }
-
-    /// Blocks that read the anytime table.
-    pub fn reads_anytime(self) -> bool {
-        matches!(self, BlockKind::Anytime | BlockKind::Ecdf | BlockKind::Ert)
-    }
-
-    /// Blocks whose facts templates can quote.
-    pub fn makes_facts(self) -> bool {
-        matches!(
-            self,
-            BlockKind::Ert
-                | BlockKind::Table
-                | BlockKind::Aggregate
-                | BlockKind::Pivot
-                | BlockKind::Compare
-                | BlockKind::Facts
-        )
-    }
-
-    fn name(self) -> String {
-        format!("{self:?}").to_lowercase()
-    }
-}
-
-/// Which of an experiment's tables a block reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// The runs of its config's sweep (`results` and `anytime`).
-    #[default]
-    Runs,
-    /// Its tuned elites on the held-out seeds (`searchlab tune`'s `heldout` tables).
-    Tuned,
-    /// Its race: one row per candidate.
-    Race,
-    /// Its race: candidates alive after each training instance.
-    RaceSteps,
-}
-
-impl Source {
-    /// The name of the table set in the report's tables.
-    pub fn key(self, experiment: &str) -> String {
-        match self {
-            Source::Runs => experiment.to_string(),
-            Source::Tuned => format!("{experiment}/tuned"),
-            Source::Race => format!("{experiment}/race"),
-            Source::RaceSteps => format!("{experiment}/race_steps"),
-        }
-    }
-}
-
-/// An aggregate of a pivot or aggregate block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Aggregate {
-    #[default]
-    Median,
-    Mean,
-    Sum,
-    Min,
-    Max,
-    Count,
-    /// The first value (for settings that run once).
-    First,
-}
-
-/// One block of a question.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Block {
-    pub kind: BlockKind,
-    #[serde(default)]
-    pub experiment: Option<String>,
-    /// Which of the experiment's tables: its runs (default), or its tuning's.
-    #[serde(default)]
-    pub source: Source,
-    /// Keep only the rows whose columns take these values.
-    #[serde(rename = "where", default)]
-    pub filter: BTreeMap<String, toml::Value>,
-    #[serde(default)]
-    pub group: Option<Columns>,
-    #[serde(default)]
-    pub x: Option<String>,
-    #[serde(default)]
-    pub metric: Option<String>,
-    #[serde(default)]
-    pub metrics: Vec<String>,
-    /// Which way is better; default: the metric's declared direction.
-    #[serde(default)]
-    pub better: Option<Better>,
-    /// The value a null metric counts as (e.g. 0 moves for an unreachable goal).
-    #[serde(default)]
-    pub missing: Option<f64>,
-    /// Compare: pair runs by these columns (Wilcoxon signed-rank) instead of Mann–Whitney.
-    #[serde(default)]
-    pub paired: Option<Columns>,
-    /// Compare: keep only the best group for each value of this column (e.g. each
-    /// family's best setting) before ranking.
-    #[serde(default)]
-    pub best_of: Option<String>,
-    /// Compare: show only the first `top` rows of the ranking (facts keep every group).
-    #[serde(default)]
-    pub top: Option<usize>,
-    /// The prefix of the block's facts, and its figure's file name.
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub title: Option<String>,
-    #[serde(default)]
-    pub caption: Option<String>,
-    #[serde(default)]
-    pub x_label: Option<String>,
-    #[serde(default)]
-    pub y_label: Option<String>,
-    #[serde(default)]
-    pub log_x: bool,
-    #[serde(default)]
-    pub log_y: bool,
-    /// Facts and board blocks: the domain function (`rjm.escape`).
-    #[serde(default)]
-    pub function: Option<String>,
-    /// Text blocks: the template.
-    #[serde(default)]
-    pub text: Option<String>,
-    /// Pivot: the column whose values make the rows and the columns.
-    #[serde(default)]
-    pub rows: Option<String>,
-    #[serde(default)]
-    pub columns: Option<Columns>,
-    #[serde(default)]
-    pub aggregate: Aggregate,
-    /// Rows: sort by these columns (numerically where numbers).
-    #[serde(default)]
-    pub sort: Option<Columns>,
-    /// Ecdf and ert: the targets of the best value so far (reached when at most the
-    /// target, or at least it with `better = "higher"`).
-    #[serde(default)]
-    pub targets: Vec<f64>,
-    /// Decimals shown in tables (default 1 for summaries, 0 for aggregates).
-    #[serde(default)]
-    pub digits: Option<usize>,
-    /// Column headers to show instead of the column names.
-    #[serde(default)]
-    pub headers: BTreeMap<String, String>,
-    /// Set on loading: the line the block starts on.
-    #[serde(skip)]
-    pub line: usize,
-}
-
-impl Block {
-    /// The prefix of this block's facts.
-    pub fn fact_prefix(&self) -> String {
-        self.name
-            .clone()
-            .unwrap_or_else(|| match (&self.kind, &self.function) {
-                (BlockKind::Facts, Some(f)) => f.rsplit('.').next().unwrap_or(f).to_string(),
-                (kind, _) => kind.name(),
-            })
-    }
-
-    /// Every column the block reads, for checking before anything runs. Anytime
-    /// figures read the anytime table (and no metric of their own).
-    pub fn columns(&self) -> Vec<String> {
-        let mut c: Vec<String> = self.filter.keys().cloned().collect();
-        c.extend(self.group_list());
-        c.extend(self.x.clone());
-        if !self.kind.reads_anytime() {
-            c.extend(self.metric.clone());
-        }
-        c.extend(self.metrics.iter().cloned());
-        c.extend(self.rows.clone());
-        for cols in [&self.columns, &self.paired, &self.sort]
-            .into_iter()
-            .flatten()
-        {
-            if self.kind != BlockKind::Facts {
-                c.extend(cols.list());
-            }
-        }
-        c
-    }
-
-    /// The grouping columns.
-    pub fn group_list(&self) -> Vec<String> {
-        self.group.as_ref().map(Columns::list).unwrap_or_default()
-    }
-}
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawQuestion {
     title: String,
     #[serde(default)]
-    intro: Option<String>,
+    intro: Option<Spanned<String>>,
     #[serde(default)]
     block: Vec<Spanned<Block>>,
     #[serde(default)]
@@ -305,7 +53,7 @@ struct RawStudy {
     #[serde(default = "yes")]
     default: bool,
     #[serde(default)]
-    intro: String,
+    intro: Option<Spanned<String>>,
     #[serde(default)]
     question: Vec<RawQuestion>,
 }
@@ -324,49 +72,6 @@ pub struct Question {
     pub answer_line: usize,
 }
 
-impl Question {
-    /// The experiments the question's blocks read.
-    pub fn experiments(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for b in &self.blocks {
-            if let Some(e) = &b.experiment
-                && !out.contains(e)
-            {
-                out.push(e.clone());
-            }
-        }
-        out
-    }
-}
-
-impl Question {
-    /// The experiments whose tuning the question's blocks read.
-    pub fn tuned(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for b in self.blocks.iter().filter(|b| b.source != Source::Runs) {
-            if let Some(e) = &b.experiment
-                && !out.contains(e)
-            {
-                out.push(e.clone());
-            }
-        }
-        out
-    }
-
-    /// The experiments whose runs the question's blocks read.
-    pub fn run(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for b in self.blocks.iter().filter(|b| b.source == Source::Runs) {
-            if let Some(e) = &b.experiment
-                && !out.contains(e)
-            {
-                out.push(e.clone());
-            }
-        }
-        out
-    }
-}
-
 /// A checked study.
 #[derive(Debug, Clone)]
 pub struct Study {
@@ -381,27 +86,43 @@ pub struct Study {
 }
 
 impl Study {
-    /// Every experiment the study reads, in order of first use.
-    pub fn experiments(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for e in self.questions.iter().flat_map(Question::experiments) {
-            if !out.contains(&e) {
-                out.push(e);
+    /// Every table set the study's blocks read, as (config, source), in order of first
+    /// use, each once.
+    fn tables(&self) -> Vec<(String, Source)> {
+        let mut out: Vec<(String, Source)> = Vec::new();
+        for b in self.questions.iter().flat_map(|q| &q.blocks) {
+            for (config, source, _) in b.tables() {
+                if !out.contains(&(config.clone(), source)) {
+                    out.push((config, source));
+                }
             }
         }
         out
     }
-}
 
-impl Study {
+    /// Every experiment (config) the study reads, in order of first use.
+    pub fn experiments(&self) -> Vec<String> {
+        unique(self.tables().into_iter().map(|(c, _)| c))
+    }
+
     /// Every experiment whose runs the study reads.
     pub fn runs(&self) -> Vec<String> {
-        unique(self.questions.iter().flat_map(Question::run))
+        unique(
+            self.tables()
+                .into_iter()
+                .filter(|(_, s)| *s == Source::Runs)
+                .map(|(c, _)| c),
+        )
     }
 
     /// Every experiment whose tuning the study reads.
     pub fn tunes(&self) -> Vec<String> {
-        unique(self.questions.iter().flat_map(Question::tuned))
+        unique(
+            self.tables()
+                .into_iter()
+                .filter(|(_, s)| *s != Source::Runs)
+                .map(|(c, _)| c),
+        )
     }
 }
 
@@ -423,185 +144,288 @@ pub struct Known<'a> {
     pub fact_functions: &'a BTreeMap<String, Vec<String>>,
     /// Board figure functions by name.
     pub board_functions: &'a BTreeSet<String>,
+    /// Reference functions by name (a value per problem, for targets).
+    pub reference_functions: &'a BTreeSet<String>,
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
-}
+/// Fact prefixes computed so far in a study (a template may quote them), with the facts
+/// a domain function declares.
+type Prefixes = BTreeMap<String, Option<Vec<String>>>;
 
 /// Reads and checks a study: `text` is its file, `source` how messages name it, `name`
 /// its name (the file stem).
 pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Result<Study> {
+    let lines = crate::util::input::LineIndex::new(text);
+    let at = |span: std::ops::Range<usize>| format!("{source}:{}", lines.line(span.start));
     let raw: RawStudy = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map_or(String::new(), |s| format!(":{}", line_of(text, s.start)));
-        crate::user_error!("{source}{line}: {}", e.message().trim().replace('\n', " "))
+        let line = e.span().map_or(source.to_string(), |s| at(s));
+        crate::user_error!("{line}: {}", e.message().trim().replace('\n', " "))
     })?;
     crate::pipeline::config::check_name("study", name, source)?;
-    let name = name.to_string();
-    let mut questions = Vec::new();
-    // Fact prefixes computed so far in the study: a template may quote them.
-    let mut prefixes: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
+    let mut prefixes: Prefixes = BTreeMap::new();
     prefixes.insert("config".into(), None);
-    for q in raw.question {
-        let mut blocks = Vec::new();
-        for spanned in q.block {
-            let line = line_of(text, spanned.span().start);
-            let mut b = spanned.into_inner();
-            b.line = line;
-            check_block(&b, known, &prefixes)
-                .map_err(|e| crate::user_error!("{source}:{line}: {e}"))?;
-            if b.kind.makes_facts() {
-                let declared = match (&b.kind, &b.function) {
-                    (BlockKind::Facts, Some(f)) => known.fact_functions.get(f).cloned(),
-                    _ => None,
-                };
-                prefixes.insert(b.fact_prefix(), declared);
-            }
-            blocks.push(b);
+    let intro = match &raw.intro {
+        Some(i) => {
+            check_template(i.get_ref(), &prefixes)
+                .map_err(|e| crate::user_error!("{}: intro: {e}", at(i.span())))?;
+            i.get_ref().clone()
         }
-        let (answer, answer_line) = match q.answer {
-            Some(a) => {
-                let line = line_of(text, a.span().start);
-                let a = a.into_inner();
-                check_template(&a, &prefixes)
-                    .map_err(|e| crate::user_error!("{source}:{line}: answer: {e}"))?;
-                (Some(a), line)
-            }
-            None => (None, 0),
-        };
-        questions.push(Question {
-            title: q.title,
-            intro: q.intro,
-            blocks,
-            answer,
-            answer_line,
-        });
+        None => String::new(),
+    };
+    let mut names = BTreeMap::new();
+    let mut questions = Vec::new();
+    for q in raw.question {
+        questions.push(question(q, known, &mut prefixes, &mut names, &at)?);
     }
     Ok(Study {
-        name,
+        name: name.to_string(),
         source: source.to_string(),
         title: raw.title,
         order: raw.order,
         default: raw.default,
-        intro: raw.intro,
+        intro,
         questions,
     })
 }
 
-fn check_block(
-    b: &Block,
+/// One question, checked: its intro, its blocks in order (each adding its facts), and
+/// its answer. `names` holds the block names so far, with their `file:line`.
+fn question(
+    q: RawQuestion,
     known: &Known,
-    prefixes: &BTreeMap<String, Option<Vec<String>>>,
-) -> Result<(), String> {
-    let kind = b.kind.name();
-    let need = |v: bool, what: &str| {
-        if v {
-            Ok(())
-        } else {
-            Err(format!("a {kind} block needs {what}"))
-        }
+    prefixes: &mut Prefixes,
+    names: &mut BTreeMap<String, String>,
+    at: &dyn Fn(std::ops::Range<usize>) -> String,
+) -> anyhow::Result<Question> {
+    let template = |t: &Spanned<String>, what: &str, prefixes: &Prefixes| {
+        check_template(t.get_ref(), prefixes)
+            .map_err(|e| crate::user_error!("{}: {what}: {e}", at(t.span())))
     };
+    if let Some(i) = &q.intro {
+        template(i, "intro", prefixes)?;
+    }
+    let mut blocks = Vec::new();
+    for spanned in q.block {
+        let here = at(spanned.span());
+        let mut b = spanned.into_inner();
+        b.line = here
+            .rsplit(':')
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0);
+        check_block(&b, known, prefixes).map_err(|e| crate::user_error!("{here}: {e}"))?;
+        if let Some(n) = &b.name
+            && let Some(first) = names.insert(n.clone(), here.clone())
+        {
+            crate::user_bail!(
+                "{here}: a second block is named {n:?} (the first is at {first}): names must be unique in a study, as they name facts and figures"
+            );
+        }
+        if b.kind.makes_facts() {
+            let declared = match (&b.kind, &b.function) {
+                (BlockKind::Facts, Some(f)) => known.fact_functions.get(f).cloned(),
+                _ => None,
+            };
+            prefixes.insert(b.fact_prefix(), declared);
+        }
+        blocks.push(b);
+    }
+    let (answer, answer_line) = match &q.answer {
+        Some(a) => {
+            template(a, "answer", prefixes)?;
+            let line = at(a.span());
+            let line = line
+                .rsplit(':')
+                .next()
+                .and_then(|l| l.parse().ok())
+                .unwrap_or(0);
+            (Some(a.get_ref().clone()), line)
+        }
+        None => (None, 0),
+    };
+    Ok(Question {
+        title: q.title,
+        intro: q.intro.map(|i| i.into_inner()),
+        blocks,
+        answer,
+        answer_line,
+    })
+}
+
+/// Everything about a block that can be checked without data.
+fn check_block(b: &Block, known: &Known, prefixes: &Prefixes) -> Result<(), String> {
     if let Some(name) = &b.name {
         crate::pipeline::config::check_name("block", name, "name").map_err(|e| e.to_string())?;
     }
-    match &b.experiment {
-        Some(e) if !known.experiments.contains(e) => {
-            return Err(format!(
-                "unknown experiment {e:?} (configs: {})",
-                known
-                    .experiments
-                    .iter()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        None if b.kind != BlockKind::Text => need(false, "experiment")?,
-        _ => {}
-    }
+    check_experiments(b, known)?;
     crate::present::view::Filter::from_toml(&b.filter)?;
     if let Some(f) = b.kind.figure() {
-        if b.kind != BlockKind::Anytime {
-            need(b.metric.is_some(), "metric")?;
+        check_figure(b, f)?;
+    }
+    check_required(b)?;
+    check_function(b, known)?;
+    if let (BlockKind::Text, Some(t)) = (b.kind, &b.text) {
+        check_template(t, prefixes)?;
+    }
+    check_scoped_keys(b)
+}
+
+/// A block names known experiments (a text block none): configs, or `NAME/tuned`.
+fn check_experiments(b: &Block, known: &Known) -> Result<(), String> {
+    let names = b.experiment.as_ref().map(Columns::list).unwrap_or_default();
+    if names.is_empty() && b.kind != BlockKind::Text {
+        return Err(format!("a {} block needs experiment", b.kind.name()));
+    }
+    for n in &names {
+        let (config, suffix) = n
+            .split_once('/')
+            .map_or((n.as_str(), None), |(c, s)| (c, Some(s)));
+        if let Some(s) = suffix
+            && Source::of_suffix(s).is_none()
+        {
+            return Err(format!(
+                "experiment {n:?}: {s:?} is not a tuning's tables (tuned, race or race_steps)"
+            ));
         }
-        let spec = crate::present::figure::FigureSpec {
-            kind: f,
-            x: b.x.clone(),
-            metric: b.metric.clone().unwrap_or_default(),
-            group: b.group_list().first().cloned(),
-            title: String::new(),
-            x_label: None,
-            y_label: None,
-            log_x: b.log_x,
-            log_y: b.log_y,
-            // The direction is checked with the plans (a metric may declare it).
-            better: Some(b.better.unwrap_or(Better::Higher)),
-            missing: b.missing,
-        };
-        spec.check()?;
-        if b.group_list().len() > 1 {
-            return Err("a figure groups by one column".into());
+        if !known.experiments.contains(config) {
+            return Err(format!(
+                "unknown experiment {config:?} (configs: {})",
+                join(known.experiments.iter())
+            ));
         }
     }
+    Ok(())
+}
+
+fn join<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    names.cloned().collect::<Vec<_>>().join(", ")
+}
+
+/// A figure block: its metric, and what its kind needs.
+fn check_figure(b: &Block, kind: crate::present::figure::FigureKind) -> Result<(), String> {
+    if b.kind != BlockKind::Anytime && b.metric.is_none() {
+        return Err(format!("a {} block needs metric", b.kind.name()));
+    }
+    let spec = crate::present::figure::FigureSpec {
+        kind,
+        x: b.x.clone(),
+        metric: b.metric.clone().unwrap_or_default(),
+        group: b.group_list().first().cloned(),
+        title: String::new(),
+        x_label: None,
+        y_label: None,
+        log_x: b.log_x,
+        log_y: b.log_y,
+        // The direction is checked with the plans (a metric may declare it).
+        better: Some(b.better.unwrap_or(Better::Higher)),
+        missing: b.missing,
+    };
+    spec.check()?;
+    if b.group_list().len() > 1 {
+        return Err("a figure groups by one column".into());
+    }
+    Ok(())
+}
+
+/// The keys each kind requires.
+fn check_required(b: &Block) -> Result<(), String> {
+    let need = |v: bool, what: &str| match v {
+        true => Ok(()),
+        false => Err(format!("a {} block needs {what}", b.kind.name())),
+    };
     match b.kind {
         BlockKind::Table | BlockKind::Compare => {
             need(b.metric.is_some(), "metric")?;
-            need(b.group.is_some(), "group")?;
+            need(b.group.is_some(), "group")
         }
         BlockKind::Aggregate => {
             need(!b.metrics.is_empty(), "metrics (a list)")?;
-            need(b.group.is_some(), "group")?;
+            need(b.group.is_some(), "group")
         }
         BlockKind::Pivot => {
             need(b.metric.is_some(), "metric")?;
             need(b.rows.is_some(), "rows")?;
-            need(b.columns.is_some(), "columns")?;
+            need(b.columns.is_some(), "columns")
         }
-        BlockKind::Rows => need(b.columns.is_some(), "columns (a list)")?,
-        BlockKind::Ecdf | BlockKind::Ert => {
-            need(!b.targets.is_empty(), "targets (a list of values)")?;
-            need(b.targets.iter().all(|t| t.is_finite()), "finite targets")?;
+        BlockKind::Rows => need(b.columns.is_some(), "columns (a list)"),
+        BlockKind::Ecdf | BlockKind::Ert => check_targets(b),
+        BlockKind::FixedBudget => {
+            need(
+                !b.budgets.is_empty(),
+                "budgets (a list of evaluation counts)",
+            )?;
+            need(
+                b.budgets.iter().all(|x| x.is_finite() && *x > 0.0),
+                "positive budgets",
+            )
         }
-        BlockKind::Facts => match &b.function {
-            Some(f) if !known.fact_functions.contains_key(f) => {
-                return Err(format!(
-                    "unknown fact function {f:?} (known: {})",
-                    known
-                        .fact_functions
-                        .keys()
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-            }
-            Some(_) => {}
-            None => need(false, "function")?,
-        },
-        BlockKind::Board => match &b.function {
-            Some(f) if !known.board_functions.contains(f) => {
-                return Err(format!(
-                    "unknown board function {f:?} (known: {})",
-                    known
-                        .board_functions
-                        .iter()
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-            }
-            Some(_) => {}
-            None => need(false, "function")?,
-        },
-        BlockKind::Text => {
-            let t = b.text.as_deref().ok_or("a text block needs text")?;
-            check_template(t, prefixes)?;
-        }
-        _ => {}
+        BlockKind::Facts | BlockKind::Board => need(b.function.is_some(), "function"),
+        BlockKind::Text => need(b.text.is_some(), "text"),
+        _ => Ok(()),
     }
-    if !b.targets.is_empty() && !matches!(b.kind, BlockKind::Ecdf | BlockKind::Ert) {
-        return Err("targets apply to ecdf and ert blocks".into());
+}
+
+/// Targets: absolute (`targets`), or fractions of a reference per problem (`problem`,
+/// `reference`, `fractions`).
+fn check_targets(b: &Block) -> Result<(), String> {
+    let relative = b.reference.is_some() || !b.fractions.is_empty();
+    match (relative, b.targets.is_empty()) {
+        (false, true) => Err(format!(
+            "a {} block needs targets (a list of values), or reference and fractions",
+            b.kind.name()
+        )),
+        (true, false) => Err("give targets, or reference and fractions, not both".into()),
+        (false, false) if b.targets.iter().all(|t| t.is_finite()) => Ok(()),
+        (false, false) => Err("targets must be finite numbers".into()),
+        (true, true) => {
+            if b.reference.is_none() || b.fractions.is_empty() || b.problem.is_none() {
+                return Err("relative targets need problem, reference and fractions".into());
+            }
+            match b.fractions.iter().all(|f| f.is_finite() && *f > 0.0) {
+                true => Ok(()),
+                false => Err("fractions must be positive numbers".into()),
+            }
+        }
+    }
+}
+
+/// A domain function the block names must exist.
+fn check_function(b: &Block, known: &Known) -> Result<(), String> {
+    let unknown = |what: &str, f: &str, names: String| {
+        Err(format!("unknown {what} function {f:?} (known: {names})"))
+    };
+    match (b.kind, &b.function, &b.reference) {
+        (BlockKind::Facts, Some(f), _) if !known.fact_functions.contains_key(f) => {
+            unknown("fact", f, join(known.fact_functions.keys()))
+        }
+        (BlockKind::Board, Some(f), _) if !known.board_functions.contains(f) => {
+            unknown("board", f, join(known.board_functions.iter()))
+        }
+        (_, _, Some(r)) if !known.reference_functions.contains(r) => {
+            unknown("reference", r, join(known.reference_functions.iter()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Keys that apply to some kinds only.
+fn check_scoped_keys(b: &Block) -> Result<(), String> {
+    let anytime = matches!(b.kind, BlockKind::Ecdf | BlockKind::Ert);
+    if !anytime
+        && (!b.targets.is_empty()
+            || b.reference.is_some()
+            || !b.fractions.is_empty()
+            || b.problem.is_some())
+    {
+        return Err(
+            "targets, problem, reference and fractions apply to ecdf and ert blocks".into(),
+        );
+    }
+    if b.per.is_some() && !anytime && b.kind != BlockKind::FixedBudget {
+        return Err("per applies to ecdf, ert and fixed_budget blocks".into());
+    }
+    if !b.budgets.is_empty() && b.kind != BlockKind::FixedBudget {
+        return Err("budgets apply to fixed_budget blocks".into());
     }
     if (b.paired.is_some() || b.best_of.is_some() || b.top.is_some())
         && b.kind != BlockKind::Compare
@@ -613,10 +437,7 @@ fn check_block(
 
 /// Every hole of a template must name a fact that a block, a config or a function
 /// before it computes.
-fn check_template(
-    template: &str,
-    prefixes: &BTreeMap<String, Option<Vec<String>>>,
-) -> Result<(), String> {
+fn check_template(template: &str, prefixes: &Prefixes) -> Result<(), String> {
     for h in holes(template)? {
         let head = h
             .name
@@ -651,84 +472,4 @@ fn check_template(
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn known() -> (
-        BTreeSet<String>,
-        BTreeMap<String, Vec<String>>,
-        BTreeSet<String>,
-    ) {
-        (
-            ["e1".to_string()].into_iter().collect(),
-            [("d.f".to_string(), vec!["count".to_string()])]
-                .into_iter()
-                .collect(),
-            BTreeSet::new(),
-        )
-    }
-
-    const STUDY: &str = r#"title = "T"
-
-[[question]]
-title = "Q"
-answer = "{cmp.best.group} and {f.count} with {config.e1.iterations}"
-
-[[question.block]]
-kind = "compare"
-name = "cmp"
-experiment = "e1"
-group = "variant"
-metric = "y"
-
-[[question.block]]
-kind = "facts"
-name = "f"
-experiment = "e1"
-function = "d.f"
-"#;
-
-    #[test]
-    fn a_study_loads_with_its_blocks_and_lines() {
-        let (e, f, b) = known();
-        let k = Known {
-            experiments: &e,
-            fact_functions: &f,
-            board_functions: &b,
-        };
-        let s = parse(STUDY, "experiments/s.toml", "s", &k).unwrap();
-        assert_eq!(s.name, "s");
-        assert_eq!(s.questions[0].blocks.len(), 2);
-        assert_eq!(s.questions[0].blocks[0].line, 7);
-        assert_eq!(s.experiments(), vec!["e1"]);
-    }
-
-    #[test]
-    fn errors_name_the_line() {
-        let (e, f, b) = known();
-        let k = Known {
-            experiments: &e,
-            fact_functions: &f,
-            board_functions: &b,
-        };
-        let err = |text: &str| parse(text, "s.toml", "s", &k).unwrap_err().to_string();
-        assert!(
-            err(&STUDY.replace("\"e1\"\ngroup", "\"e2\"\ngroup"))
-                .starts_with("s.toml:7: unknown experiment \"e2\""),
-            "{}",
-            err(&STUDY.replace("\"e1\"\ngroup", "\"e2\"\ngroup"))
-        );
-        assert!(err(&STUDY.replace("{f.count}", "{f.total}")).starts_with("s.toml:5: answer:"));
-        assert!(err(&STUDY.replace("{cmp.best.group}", "{nope.x}")).contains("nothing computes"));
-        assert!(
-            err(&STUDY.replace("metric = \"y\"", "metric = \"y\"\ncolour = 1"))
-                .starts_with("s.toml:")
-        );
-        assert!(err(&STUDY.replace("kind = \"compare\"", "kind = \"pie\"")).contains("pie"));
-        assert!(err(&STUDY.replace("metric = \"y\"\n", "")).contains("needs metric"));
-        assert!(err(&STUDY.replace("\"d.f\"", "\"d.g\"")).contains("unknown fact function"));
-    }
 }

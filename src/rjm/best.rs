@@ -37,6 +37,28 @@ struct File {
     maze: Vec<Record>,
 }
 
+/// Reference values per maze size, for targets relative to the best known maze.
+pub const REFERENCES: &[crate::present::facts::ReferenceFunction] = &[
+    crate::present::facts::ReferenceFunction {
+        name: "rjm.best_objective",
+        what: "the objective (−moves) of the best known maze of the size",
+        value: best_objective,
+    },
+    crate::present::facts::ReferenceFunction {
+        name: "rjm.best_length",
+        what: "the moves of the best known maze of the size",
+        value: |size| best_objective(size).map(|o| -o),
+    },
+];
+
+/// The objective of the best built-in maze of a size (`"7"`).
+fn best_objective(size: &str) -> Option<f64> {
+    let size: usize = size.trim().parse().ok()?;
+    let records = built_in().ok()?;
+    let r = records.iter().find(|r| r.size == size)?;
+    Some(-(r.length as f64))
+}
+
 /// The records compiled into the binary.
 const BUILT_IN: &str = include_str!("data/best_mazes.toml");
 
@@ -170,7 +192,8 @@ impl Method {
                 t_end: self.t_end,
             }),
             sideways_cap: None,
-            iterations: self.iterations,
+            budget: self.iterations,
+            unit: crate::local_search::Unit::Iterations,
             descents: 1,
             checkpoints: Vec::new(),
         };

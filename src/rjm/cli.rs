@@ -153,7 +153,7 @@ fn iterations_arg(s: &str) -> Result<u64, String> {
 
 /// Hill descents, as `restarts` in configs.
 fn descents_arg(s: &str) -> Result<u64, String> {
-    runner::restarts().int_from_text(s).map(|n| n as u64)
+    runner::descents().int_from_text(s).map(|n| n as u64)
 }
 
 fn probability_arg(s: &str) -> Result<f64, String> {
@@ -337,7 +337,8 @@ fn search(common: &Common, acceptance: Acceptance, iterations: u64, descents: u6
     let settings = Settings {
         acceptance,
         sideways_cap: None,
-        iterations,
+        budget: iterations,
+        unit: crate::local_search::Unit::Iterations,
         descents,
         checkpoints: Vec::new(),
     };

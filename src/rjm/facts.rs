@@ -214,13 +214,13 @@ fn best_mazes(_: &FactInput) -> anyhow::Result<Vec<(String, AnyFigure)>> {
 
 /// Per size (`[N]`): the stored record (`record`, `record_iterations`, `record_seed`,
 /// `method`) beside the block's runs (`runs`, `best`, `median`, `reached`: runs that
-/// reached the record, `iterations`: of each run, `effort`: iterations in all,
+/// reached the record, `evaluations`: of each run, `effort`: evaluations in all,
 /// `cpu_seconds`: the runs' time, summed).
 fn record_facts(input: &FactInput) -> anyhow::Result<Facts> {
     let df = input.results;
     let sizes = texts(df, "size")?;
     let lengths = floats(df, "best_path_length")?;
-    let iterations = floats(df, "iterations")?;
+    let evaluations = floats(df, "evaluations")?;
     let seconds = floats(df, "time_seconds")?;
     let records = crate::rjm::best::built_in()?;
     let mut f = Facts::default();
@@ -234,7 +234,7 @@ fn record_facts(input: &FactInput) -> anyhow::Result<Facts> {
             .filter(|&i| sizes[i] == r.size.to_string())
             .collect();
         let found: Vec<f64> = idx.iter().map(|&i| lengths[i].unwrap_or(0.0)).collect();
-        let per_run = idx.first().and_then(|&i| iterations[i]).unwrap_or(0.0);
+        let per_run = idx.first().and_then(|&i| evaluations[i]).unwrap_or(0.0);
         f.set(format!("{key}.runs"), found.len());
         f.set(
             format!("{key}.best"),
@@ -245,7 +245,7 @@ fn record_facts(input: &FactInput) -> anyhow::Result<Facts> {
             format!("{key}.reached"),
             found.iter().filter(|&&l| l >= r.length as f64).count(),
         );
-        f.set(format!("{key}.iterations"), per_run);
+        f.set(format!("{key}.evaluations"), per_run);
         f.set(format!("{key}.effort"), per_run * found.len() as f64);
         let cpu: f64 = idx.iter().filter_map(|&i| seconds[i]).sum();
         f.set(format!("{key}.cpu_seconds"), cpu);

@@ -107,7 +107,8 @@ mod tests {
         Settings {
             acceptance,
             sideways_cap: None,
-            iterations,
+            budget: iterations,
+            unit: crate::local_search::Unit::Iterations,
             descents: 1,
             checkpoints: vec![1, 10, 100, 1000],
         }

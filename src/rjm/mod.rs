@@ -53,6 +53,7 @@ pub fn domain() -> crate::domain::Domain {
         about: "Rook Jumping Maze programs (the Rook Jumping Maze assignment, parts 1-6), the best maze of each size",
         facts: facts::FACTS.to_vec(),
         boards: facts::BOARDS.to_vec(),
+        references: best::REFERENCES.to_vec(),
         program: crate::domain::Program {
             command: cli::command,
             run: cli::run_matches,

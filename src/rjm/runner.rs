@@ -5,7 +5,9 @@ use crate::local_search::escape::{descend_to_local_minimum, escape_trial};
 use crate::local_search::{Acceptance, Schedule, Settings, schedule::SCHEDULE_NAMES};
 use crate::pipeline::metrics::MetricsSpec;
 use crate::pipeline::params::{ParamSpec, Params};
-use crate::pipeline::runner::{Algorithm, RunContext, RunOutput, Runner, Seeds, log_checkpoints};
+use crate::pipeline::runner::{
+    Algorithm, Dimension, RunContext, RunOutput, Runner, Seeds, log_checkpoints,
+};
 use crate::rjm::{Maze, MazeLandscape, UNREACHABLE, landscape::optimize};
 use crate::util::rng::rng_from_seed;
 use std::time::Instant;
@@ -22,10 +24,8 @@ crate::metrics! {
         best_path_length: Option<i64> [higher, "best path length", "moves"],
         /// Whether the best maze's goal is reachable.
         goal_reachable: bool [higher, "goal reachable", ""],
-        /// When the best objective was first reached.
-        best_iteration: u64 [lower, "iteration of the best", "iterations"],
-        /// Evaluations of the objective, the start's and each restart's included.
-        evaluations: u64 [none, "evaluations", "evaluations"],
+        /// The evaluation at which the best objective was first reached.
+        best_evaluation: u64 [lower, "evaluation of the best", "evaluations"],
         /// Improving steps taken.
         accepted_improving: u64 [none, "improving steps", "steps"],
         /// Sideways steps (equal objective) taken.
@@ -80,23 +80,42 @@ const MAX_ITERATIONS: i64 = 1_000_000_000;
 pub fn size() -> ParamSpec {
     ParamSpec::int("size", 5, 10, Some(5), "maze size n (n×n cells)").instance()
 }
+/// The assignment's iterations (steps), as its programs ask for them.
 pub fn iterations() -> ParamSpec {
     ParamSpec::int(
         "iterations",
         1,
         MAX_ITERATIONS,
         None,
-        "total iterations (steps evaluated)",
+        "iterations (steps proposed)",
     )
 }
-/// Random restarts (hill descents).
-pub fn restarts() -> ParamSpec {
+/// A run's budget: evaluations of the objective.
+pub fn evaluations() -> ParamSpec {
     ParamSpec::int(
-        "restarts",
+        "evaluations",
+        1,
+        MAX_ITERATIONS,
+        None,
+        "the budget: evaluations of the objective, the starting maze's and each restart's included",
+    )
+    .formerly(
+        "iterations",
+        "the budget counts evaluations of the objective, restarts included",
+    )
+}
+/// Hill descents sharing the budget (more than one: random restarts).
+pub fn descents() -> ParamSpec {
+    ParamSpec::int(
+        "descents",
         1,
         1_000_000,
         Some(1),
-        "descents sharing the iterations evenly",
+        "hill descents sharing the budget evenly (1: no restart; each further descent starts from a fresh random maze)",
+    )
+    .formerly(
+        "restarts",
+        "restarts = 1 ran one descent and no restart: the parameter counts descents",
     )
 }
 /// An uphill step's acceptance probability.
@@ -150,102 +169,122 @@ pub fn runner() -> Runner {
         domain: "rjm",
         description: "Rook Jumping Maze design by stochastic local search (the Rook Jumping Maze assignment)",
         cache: None,
-        algorithms: vec![
-            Algorithm {
-                name: "hill_descent",
-                // 2: anytime checkpoints at 1, 2, 3, 5, 7 per decade.
-                version: 2,
-                description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
-                metrics: MetricsSpec::of::<DescentMetrics>(),
-                run: run_hill_descent,
-                params: vec![
-                    size(),
-                    iterations(),
-                    restarts(),
-                    sideways_cap(),
-                    uphill_probability(Some(0.0)),
-                    start_seed(),
-                ],
-            },
-            Algorithm {
-                name: "anneal",
-                // 2: no random number is drawn for uphill steps whose probability
-                // underflows (e^x, x < -700). 3: decay, beta and patience belong to
-                // their schedules (absent from the runs of the others). 4: the
-                // constant, end-point and adaptive schedules; anytime checkpoints at 1,
-                // 2, 3, 5, 7 per decade.
-                version: 4,
-                description: "simulated annealing (part 6) with a choice of temperature schedule",
-                metrics: MetricsSpec::of::<DescentMetrics>(),
-                run: run_anneal,
-                params: vec![
-                    size(),
-                    iterations(),
-                    ParamSpec::choice(
-                        "schedule",
-                        SCHEDULE_NAMES,
-                        Some("geometric"),
-                        "temperature schedule",
-                    ),
-                    initial_temperature(),
-                    decay(),
-                    ParamSpec::float(
-                        "beta",
-                        0.0,
-                        1e12,
-                        true,
-                        Some(0.001),
-                        "lundy_mees: T <- T/(1+beta*T)",
-                    )
-                    .only_when("schedule", &["lundy_mees"]),
-                    ParamSpec::int(
-                        "patience",
-                        1,
-                        MAX_ITERATIONS,
-                        Some(1000),
-                        "reheating: iterations without a new best before T <- T0",
-                    )
-                    .only_when("schedule", &["reheating"]),
-                    ParamSpec::float(
-                        "end_temperature",
-                        0.0,
-                        1e12,
-                        true,
-                        None,
-                        "geometric_end and linear_end: the temperature T_end at the last iteration",
-                    )
-                    .only_when("schedule", &["geometric_end", "linear_end"]),
-                    ParamSpec::float(
-                        "target_acceptance",
-                        0.0,
-                        1.0,
-                        true,
-                        Some(0.44),
-                        "adaptive: the share of uphill proposals to accept",
-                    )
-                    .only_when("schedule", &["adaptive"]),
-                    sideways_cap(),
-                    start_seed(),
-                ],
-            },
-            Algorithm {
-                name: "escape",
-                version: 1,
-                description: "descend to a verified local minimum, then try to escape it with uphill probability p",
-                metrics: MetricsSpec::of::<EscapeMetrics>(),
-                run: run_escape,
-                params: vec![
-                    size(),
-                    uphill_probability(None),
-                    ParamSpec::int(
-                        "window",
-                        1,
-                        MAX_ITERATIONS,
-                        Some(1000),
-                        "iterations allowed for the escape",
-                    ),
-                ],
-            },
+        algorithms: vec![hill_descent(), anneal(), escape()],
+        dimension: Some(Dimension {
+            name: "cells",
+            meaning: "cells of the maze (size²)",
+            of: |p| p.int("size").ok().map(|n| (n * n) as f64),
+        }),
+    }
+}
+
+/// `hill_descent`.
+fn hill_descent() -> Algorithm {
+    Algorithm {
+        name: "hill_descent",
+        // 2: anytime checkpoints at 1, 2, 3, 5, 7 per decade.
+        // 3: the budget counts evaluations (`evaluations`, `descents`); the start
+        // is the replicate's instance, shared by every method.
+        version: 3,
+        description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
+        metrics: MetricsSpec::of::<DescentMetrics>(),
+        run: run_hill_descent,
+        params: vec![
+            size(),
+            evaluations(),
+            descents(),
+            sideways_cap(),
+            uphill_probability(Some(0.0)),
+            start_seed(),
+        ],
+    }
+}
+
+/// `anneal`.
+fn anneal() -> Algorithm {
+    Algorithm {
+        name: "anneal",
+        // 2: no random number is drawn for uphill steps whose probability
+        // underflows (e^x, x < -700). 3: decay, beta and patience belong to
+        // their schedules (absent from the runs of the others). 4: the
+        // constant, end-point and adaptive schedules; anytime checkpoints at 1,
+        // 2, 3, 5, 7 per decade. 5: the budget counts evaluations; the start is
+        // the replicate's instance, shared by every method.
+        version: 5,
+        description: "simulated annealing (part 6) with a choice of temperature schedule",
+        metrics: MetricsSpec::of::<DescentMetrics>(),
+        run: run_anneal,
+        params: vec![
+            size(),
+            evaluations(),
+            ParamSpec::choice(
+                "schedule",
+                SCHEDULE_NAMES,
+                Some("geometric"),
+                "temperature schedule",
+            ),
+            initial_temperature(),
+            decay(),
+            ParamSpec::float(
+                "beta",
+                0.0,
+                1e12,
+                true,
+                Some(0.001),
+                "lundy_mees: T <- T/(1+beta*T)",
+            )
+            .only_when("schedule", &["lundy_mees"]),
+            ParamSpec::int(
+                "patience",
+                1,
+                MAX_ITERATIONS,
+                Some(1000),
+                "reheating: iterations without a new best before T <- T0",
+            )
+            .only_when("schedule", &["reheating"]),
+            ParamSpec::float(
+                "end_temperature",
+                0.0,
+                1e12,
+                true,
+                None,
+                "geometric_end and linear_end: the temperature T_end at the last iteration",
+            )
+            .only_when("schedule", &["geometric_end", "linear_end"]),
+            ParamSpec::float(
+                "target_acceptance",
+                0.0,
+                1.0,
+                true,
+                Some(0.44),
+                "adaptive: the share of uphill proposals to accept",
+            )
+            .only_when("schedule", &["adaptive"]),
+            sideways_cap(),
+            start_seed(),
+        ],
+    }
+}
+
+/// `escape`.
+fn escape() -> Algorithm {
+    Algorithm {
+        name: "escape",
+        // 2: the start is the replicate's instance.
+        version: 2,
+        description: "descend to a verified local minimum, then try to escape it with uphill probability p",
+        metrics: MetricsSpec::of::<EscapeMetrics>(),
+        run: run_escape,
+        params: vec![
+            size(),
+            uphill_probability(None),
+            ParamSpec::int(
+                "window",
+                1,
+                MAX_ITERATIONS,
+                Some(1000),
+                "iterations allowed for the escape",
+            ),
         ],
     }
 }
@@ -263,7 +302,7 @@ fn run_hill_descent(params: &Params, seeds: Seeds, _: &RunContext) -> anyhow::Re
     let acceptance = Acceptance::Uphill {
         probability: params.float("uphill_probability")?,
     };
-    local_search(params, seeds, acceptance, params.int("restarts")? as u64)
+    local_search(params, seeds, acceptance, params.int("descents")? as u64)
 }
 
 fn run_anneal(params: &Params, seeds: Seeds, _: &RunContext) -> anyhow::Result<RunOutput> {
@@ -280,11 +319,17 @@ fn local_search(
     let size = params.int("size")? as usize;
     let started = Instant::now();
     let start = start_maze(size, params, seeds)?;
-    let total = params.int("iterations")? as u64;
+    let total = params.int("evaluations")? as u64;
+    if descents > total {
+        crate::user_bail!(
+            "{descents} descents need at least {descents} evaluations (each evaluates its start), not {total}"
+        );
+    }
     let settings = Settings {
         acceptance,
         sideways_cap: params.opt_int("sideways_cap")?.map(|c| c as u64),
-        iterations: total,
+        budget: total,
+        unit: crate::local_search::Unit::Evaluations,
         descents,
         checkpoints: log_checkpoints(total),
     };
@@ -297,8 +342,7 @@ fn local_search(
         best_objective: best,
         best_path_length: (best != UNREACHABLE).then_some(-best),
         goal_reachable: best != UNREACHABLE,
-        best_iteration: out.best_iteration,
-        evaluations: out.evaluations,
+        best_evaluation: out.best_at,
         accepted_improving: out.accepted_improving,
         accepted_sideways: out.accepted_sideways,
         accepted_uphill: out.accepted_uphill,
@@ -465,7 +509,7 @@ mod tests {
     fn runs_are_reproducible_apart_from_timing() {
         let p = params(&[
             ("algorithm", "anneal".into()),
-            ("iterations", Value::Int(3000)),
+            ("evaluations", Value::Int(3000)),
         ]);
         let a = run("anneal", &p, 17).unwrap();
         let b = run("anneal", &p, 17).unwrap();
@@ -486,7 +530,7 @@ mod tests {
     fn best_maze_round_trips_and_matches_the_objective() {
         let p = params(&[
             ("algorithm", "hill_descent".into()),
-            ("iterations", Value::Int(2000)),
+            ("evaluations", Value::Int(2000)),
             ("size", Value::Int(8)),
         ]);
         let out = run("hill_descent", &p, 3).unwrap();
@@ -502,7 +546,20 @@ mod tests {
             Value::Int(crate::rjm::evaluate::objective(&maze)),
             get("best_objective")
         );
-        assert_eq!(get("evaluations"), Value::Int(2001));
+        // The budget is spent exactly; the anytime curve ends at it.
+        assert_eq!(out.anytime.last().map(|a| a.0), Some(2000));
+        let p5 = params(&[
+            ("algorithm", "hill_descent".into()),
+            ("evaluations", Value::Int(2000)),
+            ("descents", Value::Int(5)),
+        ]);
+        let five = run("hill_descent", &p5, 3).unwrap();
+        let restarts = five
+            .metrics
+            .iter()
+            .find(|(n, _)| *n == "restarts_done")
+            .unwrap();
+        assert_eq!(restarts.1, Value::Int(4));
     }
 
     #[test]
@@ -516,14 +573,14 @@ mod tests {
         };
         let fixed = params(&[
             ("algorithm", "hill_descent".into()),
-            ("iterations", Value::Int(10)),
+            ("evaluations", Value::Int(10)),
             ("start_seed", Value::Int(5)),
         ]);
         let start = Maze::random(5, &mut rng_from_seed(5));
         let want = Value::Int(crate::rjm::evaluate::objective(&start));
         let free = params(&[
             ("algorithm", "hill_descent".into()),
-            ("iterations", Value::Int(10)),
+            ("evaluations", Value::Int(10)),
         ]);
         let mut starts = std::collections::HashSet::new();
         for seed in 0..20 {

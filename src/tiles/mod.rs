@@ -32,6 +32,7 @@ pub fn domain() -> crate::domain::Domain {
         about: "Sliding-tile puzzles (the 15-puzzle, 8-puzzle and two-blank puzzle assignments): IDA*, A*, BFS, DFS, pattern databases, census",
         facts: facts::FACTS.to_vec(),
         boards: facts::BOARDS.to_vec(),
+        references: Vec::new(),
         program: crate::domain::Program {
             command: cli::command,
             run: cli::run_matches,

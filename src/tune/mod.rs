@@ -263,6 +263,40 @@ fn raced_value(spec: &TuneSpec, record: &RunRecord) -> anyhow::Result<f64> {
     Ok(if spec.better == Better::Higher { -x } else { x })
 }
 
+/// The evaluations of a tuning: its journal, the records so far, and how many were
+/// computed now.
+struct Evaluations<'a, 'p> {
+    plan: &'a Plan<'p>,
+    opts: &'a Options,
+    journal: PathBuf,
+    done: HashMap<String, RunRecord>,
+    computed: usize,
+}
+
+impl Evaluations<'_, '_> {
+    /// Computes the runs not yet recorded (recording them in the journal).
+    fn compute<'r>(
+        &mut self,
+        runs: impl Iterator<Item = &'r Run>,
+        stage: &mut crate::pipeline::progress::Stage,
+    ) -> anyhow::Result<()> {
+        let todo: Vec<&Run> = runs.filter(|r| !self.done.contains_key(&r.key)).collect();
+        if !todo.is_empty() {
+            self.computed += todo.len();
+            compute(
+                self.plan,
+                todo,
+                self.opts,
+                &self.journal,
+                &mut self.done,
+                stage,
+                |_| Ok(()),
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// Races every variant's candidates and evaluates the elites on held-out instances.
 pub fn tune(
     config: &Config,
@@ -280,112 +314,22 @@ pub fn tune(
     if opts.force && journal.exists() {
         std::fs::remove_file(&journal)?;
     }
-    let mut done = crate::pipeline::recorded::checked_journal(plan, &journal, true)?;
+    let mut ev = Evaluations {
+        plan,
+        opts,
+        done: crate::pipeline::recorded::checked_journal(plan, &journal, true)?,
+        journal,
+        computed: 0,
+    };
     let families = families(config, plan, spec)?;
     let upper = most_evaluations(plan, spec);
     let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, 0);
-    let mut races: Vec<Race> = families
-        .iter()
-        .map(|f| {
-            Race::new(
-                f.candidates.len(),
-                spec.budget,
-                spec.train_seeds,
-                spec.first_test,
-                spec.alpha,
-            )
-        })
-        .collect();
-    let mut train: Vec<Run> = Vec::new();
-    let mut computed = 0;
-    loop {
-        // One instance for every race still going, evaluated together.
-        let mut round: Vec<(usize, Vec<usize>, usize)> = Vec::new();
-        for (r, race) in races.iter().enumerate() {
-            if let Some(alive) = race.next() {
-                let first = train.len();
-                for &c in &alive {
-                    let i = race.instances();
-                    let index = train.len();
-                    train.push(evaluation(
-                        plan,
-                        spec,
-                        &families[r],
-                        &families[r].candidates[c],
-                        "train",
-                        i,
-                        index,
-                    ));
-                }
-                round.push((r, alive, first));
-            }
-        }
-        if round.is_empty() {
-            break;
-        }
-        let runs = round
-            .iter()
-            .flat_map(|(_, alive, first)| &train[*first..*first + alive.len()]);
-        computed += compute_missing(plan, runs, &journal, opts, &mut done, &mut stage)?;
-        for (r, alive, first) in &round {
-            let values = train[*first..*first + alive.len()]
-                .iter()
-                .map(|run| raced_value(spec, &done[&run.key]))
-                .collect::<anyhow::Result<Vec<f64>>>()?;
-            races[*r].record(&values);
-        }
-    }
-    let heldout_runs: Vec<Run> = families
-        .iter()
-        .zip(&races)
-        .flat_map(|(f, race)| {
-            let elite = &f.candidates[race.elite()];
-            (0..spec.test_seeds).map(move |j| (f, elite, j))
-        })
-        .enumerate()
-        .map(|(index, (f, elite, j))| evaluation(plan, spec, f, elite, "test", j, index))
-        .collect();
-    computed += compute_missing(
-        plan,
-        heldout_runs.iter(),
-        &journal,
-        opts,
-        &mut done,
-        &mut stage,
-    )?;
+    let (train, races) = race_all(&mut ev, spec, &families, &mut stage)?;
+    let heldout = heldout_runs(plan, spec, &families, &races);
+    ev.compute(heldout.iter(), &mut stage)?;
     stage.finish();
-
-    let subplan = |runs: Vec<Run>| Plan {
-        experiment: plan.experiment.clone(),
-        runner: plan.runner,
-        algorithms: plan.algorithms.clone(),
-        runs,
-    };
-    let evaluations = train.len() + heldout_runs.len();
-    let (mut race_runs, _) = frames(&subplan(train), &done)?;
-    let (mut heldout, mut heldout_anytime) = frames(&subplan(heldout_runs), &done)?;
-    let mut race_table = race_table(plan, spec, &families, &races)?;
-    let mut steps = steps_table(&families, &races)?;
-    write_both(&mut race_runs, &dir, "race_runs")?;
-    write_both(&mut heldout, &dir, "heldout")?;
-    write_both(&mut heldout_anytime, &dir, "heldout_anytime")?;
-    write_both(&mut race_table, &dir, "race")?;
-    write_both(&mut steps, &dir, "race_steps")?;
-    let figure = FigureSpec {
-        kind: FigureKind::Line,
-        x: Some("instances".into()),
-        metric: "alive".into(),
-        group: Some("variant".into()),
-        title: format!("Racing {}: candidates alive", plan.experiment),
-        x_label: Some("training instances".into()),
-        y_label: Some("candidates alive".into()),
-        log_x: false,
-        log_y: false,
-        better: None,
-        missing: None,
-    };
-    let fig = crate::present::figure::build(&figure, &steps)?;
-    crate::present::plot::save(&fig, &dir.join("race"))?;
+    let evaluations = train.len() + heldout.len();
+    let tables = write_tables(&dir, &ev, spec, &families, &races, train, heldout)?;
     let manifest = Manifest::new(
         config,
         plan,
@@ -400,31 +344,143 @@ pub fn tune(
     Ok(Tuned {
         dir,
         spec: spec.clone(),
-        race: race_table,
-        steps,
-        heldout,
-        heldout_anytime,
+        race: tables.race,
+        steps: tables.steps,
+        heldout: tables.heldout,
+        heldout_anytime: tables.heldout_anytime,
         evaluations,
-        computed,
+        computed: ev.computed,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
 
-/// Computes the runs not yet in `done` (recording them in the journal); returns how many.
-fn compute_missing<'r>(
-    plan: &Plan,
-    runs: impl Iterator<Item = &'r Run>,
-    journal: &Path,
-    opts: &Options,
-    done: &mut HashMap<String, RunRecord>,
+/// Runs every race to its end, one training instance for every race still going at a
+/// time; returns the training runs and the races.
+fn race_all(
+    ev: &mut Evaluations,
+    spec: &TuneSpec,
+    families: &[Family],
     stage: &mut crate::pipeline::progress::Stage,
-) -> anyhow::Result<usize> {
-    let todo: Vec<&Run> = runs.filter(|r| !done.contains_key(&r.key)).collect();
-    let n = todo.len();
-    if n > 0 {
-        compute(plan, todo, opts, journal, done, stage, |_| Ok(()))?;
+) -> anyhow::Result<(Vec<Run>, Vec<Race>)> {
+    let mut races: Vec<Race> = families
+        .iter()
+        .map(|f| {
+            Race::new(
+                f.candidates.len(),
+                spec.budget,
+                spec.train_seeds,
+                spec.first_test,
+                spec.alpha,
+            )
+        })
+        .collect();
+    let mut train: Vec<Run> = Vec::new();
+    loop {
+        // (race, its alive candidates, the index of their first run in `train`).
+        let mut round: Vec<(usize, Vec<usize>, usize)> = Vec::new();
+        for (r, race) in races.iter().enumerate() {
+            let Some(alive) = race.next() else { continue };
+            let first = train.len();
+            let f = &families[r];
+            for &c in &alive {
+                let i = race.instances();
+                let run = evaluation(ev.plan, spec, f, &f.candidates[c], "train", i, train.len());
+                train.push(run);
+            }
+            round.push((r, alive, first));
+        }
+        if round.is_empty() {
+            return Ok((train, races));
+        }
+        let runs = round
+            .iter()
+            .flat_map(|(_, a, first)| &train[*first..*first + a.len()]);
+        ev.compute(runs, stage)?;
+        for (r, alive, first) in &round {
+            let values = train[*first..*first + alive.len()]
+                .iter()
+                .map(|run| raced_value(spec, &ev.done[&run.key]))
+                .collect::<anyhow::Result<Vec<f64>>>()?;
+            races[*r].record(&values);
+        }
     }
-    Ok(n)
+}
+
+/// Each family's elite on every held-out instance.
+fn heldout_runs(plan: &Plan, spec: &TuneSpec, families: &[Family], races: &[Race]) -> Vec<Run> {
+    families
+        .iter()
+        .zip(races)
+        .flat_map(|(f, race)| {
+            let elite = &f.candidates[race.elite()];
+            (0..spec.test_seeds).map(move |j| (f, elite, j))
+        })
+        .enumerate()
+        .map(|(index, (f, elite, j))| evaluation(plan, spec, f, elite, "test", j, index))
+        .collect()
+}
+
+/// The tables a tuning writes, as it returns them.
+struct TuneTables {
+    race: DataFrame,
+    steps: DataFrame,
+    heldout: DataFrame,
+    heldout_anytime: DataFrame,
+}
+
+/// Writes the tuning's tables and its race figure to `dir`.
+fn write_tables(
+    dir: &Path,
+    ev: &Evaluations,
+    spec: &TuneSpec,
+    families: &[Family],
+    races: &[Race],
+    train: Vec<Run>,
+    heldout: Vec<Run>,
+) -> anyhow::Result<TuneTables> {
+    let plan = ev.plan;
+    let subplan = |runs: Vec<Run>| Plan {
+        experiment: plan.experiment.clone(),
+        runner: plan.runner,
+        algorithms: plan.algorithms.clone(),
+        runs,
+    };
+    let (mut race_runs, _) = frames(&subplan(train), &ev.done)?;
+    let (mut heldout, mut heldout_anytime) = frames(&subplan(heldout), &ev.done)?;
+    let mut race = race_table(plan, spec, families, races)?;
+    let mut steps = steps_table(families, races)?;
+    write_both(&mut race_runs, dir, "race_runs")?;
+    write_both(&mut heldout, dir, "heldout")?;
+    write_both(&mut heldout_anytime, dir, "heldout_anytime")?;
+    write_both(&mut race, dir, "race")?;
+    write_both(&mut steps, dir, "race_steps")?;
+    race_figure(plan, &steps, dir)?;
+    Ok(TuneTables {
+        race,
+        steps,
+        heldout,
+        heldout_anytime,
+    })
+}
+
+/// The race figure: candidates alive against training instances, per variant.
+fn race_figure(plan: &Plan, steps: &DataFrame, dir: &Path) -> anyhow::Result<()> {
+    let figure = FigureSpec {
+        kind: FigureKind::Line,
+        x: Some("instances".into()),
+        metric: "alive".into(),
+        group: Some("variant".into()),
+        title: format!("Racing {}: candidates alive", plan.experiment),
+        x_label: Some("training instances".into()),
+        y_label: Some("candidates alive".into()),
+        log_x: false,
+        log_y: false,
+        better: None,
+        missing: None,
+    };
+    let fig = crate::present::figure::build(&figure, steps)?;
+    crate::present::plot::save(&fig, &dir.join("race"))?;
+    Ok(())
 }
 
 /// One row per candidate of every race.

@@ -17,8 +17,9 @@ mod built_in {
 pub enum Origin {
     /// Compiled into the binary.
     BuiltIn,
-    /// A file of the working folder (shadowing a built-in one of the same name if
-    /// `overrides`).
+    /// A file of the working folder; `overrides` when a built-in one of the same name
+    /// has another text (a copy of the built-in file, as in a checkout, overrides
+    /// nothing).
     Local { path: PathBuf, overrides: bool },
 }
 
@@ -37,6 +38,11 @@ impl Entry {
             Origin::Local { path, .. } => path.display().to_string(),
             Origin::BuiltIn => format!("built-in {folder}/{}.toml", self.name),
         }
+    }
+
+    /// True when the binary has an entry of this name.
+    pub fn is_built_in(&self) -> bool {
+        self.built_in.is_some()
     }
 
     /// Its text (a local file is read with the input limits).
@@ -99,9 +105,12 @@ impl Catalog {
                 continue;
             };
             let built_in = self.built_in(&name);
+            let path = dir.join(format!("{name}.toml"));
+            let same =
+                built_in.is_some_and(|b| std::fs::read(&path).is_ok_and(|t| t == b.as_bytes()));
             let local = Origin::Local {
-                path: dir.join(format!("{name}.toml")),
-                overrides: built_in.is_some(),
+                path,
+                overrides: built_in.is_some() && !same,
             };
             out.insert(
                 name.clone(),

@@ -1,0 +1,256 @@
+//! The anytime blocks, read from the anytime tables: the runtime distribution (`ecdf`),
+//! the expected running time to each target (`ert`) and the best value reached within
+//! fixed budgets (`fixed_budget`). Targets are absolute or fractions of a domain's
+//! reference value per problem; budgets may be read per unit of a problem dimension.
+
+use super::block::Block;
+use super::blocks::{Renderer, Selected};
+use crate::present::anytime::{Hits, Targets, at_budgets, ert, hits, trivial};
+use crate::present::charts::label;
+use crate::present::facts::{Facts, fill};
+use crate::present::figure::AnyFigure;
+use crate::present::format::{markdown_table, number};
+
+impl Renderer<'_> {
+    /// The block's targets.
+    fn targets<'b>(&self, b: &'b Block) -> anyhow::Result<Targets<'b>> {
+        let Some(name) = &b.reference else {
+            return Ok(Targets::Absolute(&b.targets));
+        };
+        let reference = self
+            .functions
+            .references
+            .iter()
+            .find(|r| &r.name == name)
+            .ok_or_else(|| anyhow::anyhow!("no reference function {name}"))?;
+        Ok(Targets::Relative {
+            problem: b.problem.as_deref().unwrap_or_default(),
+            fractions: &b.fractions,
+            reference: reference.value,
+        })
+    }
+
+    /// The hitting times of the block's groups; when every target is reached at the
+    /// first checkpoint, a warning on stderr and a note for the reader.
+    fn block_hits(&self, b: &Block, sel: &Selected) -> anyhow::Result<(Vec<Hits>, String)> {
+        let better = self
+            .tables
+            .better(&sel.experiments, "best_so_far", b.better)?;
+        let all = hits(
+            &sel.anytime,
+            &b.group_list(),
+            self.targets(b)?,
+            better,
+            b.per.as_deref(),
+        )?;
+        let note = if trivial(&all) {
+            eprintln!(
+                "searchlab: warning: block {}: every target is reached at the first checkpoint, so the {} says nothing of speed (harder targets?)",
+                sel.name,
+                b.kind.name()
+            );
+            "\n*Every target is reached at the first checkpoint: these targets do not tell the methods apart.*\n".to_string()
+        } else {
+            String::new()
+        };
+        Ok((all, note))
+    }
+
+    /// The budget's name, per problem dimension if divided.
+    fn budget_words(&self, b: &Block) -> String {
+        match &b.per {
+            Some(p) => format!("evaluations per {}", p.trim_end_matches('s')),
+            None => "evaluations".to_string(),
+        }
+    }
+
+    /// The targets, as words for a caption: `≤ −18, −19`, or `90%, 100% of rjm.best`.
+    fn targets_words(&self, b: &Block) -> String {
+        match &b.reference {
+            Some(r) => {
+                let f: Vec<String> = b
+                    .fractions
+                    .iter()
+                    .map(|x| format!("{}%", number(x * 100.0, 1)))
+                    .collect();
+                format!(
+                    "targets {} of {r} per {}",
+                    f.join(", "),
+                    b.problem.as_deref().unwrap_or("problem")
+                )
+            }
+            None => {
+                let t: Vec<String> = b.targets.iter().map(|x| number(*x, 3)).collect();
+                format!("targets {}", t.join(", "))
+            }
+        }
+    }
+
+    pub(super) fn ecdf_block(
+        &self,
+        b: &Block,
+        sel: &Selected,
+        facts: &mut Facts,
+    ) -> anyhow::Result<String> {
+        let (all, note) = self.block_hits(b, sel)?;
+        let title =
+            fill(b.title.as_deref().unwrap_or_default(), facts).map_err(anyhow::Error::msg)?;
+        let x_label = format!("{} ({})", self.budget_words(b), self.targets_words(b));
+        let fig = AnyFigure::Line(crate::present::runtime::ecdf_plot(
+            &all,
+            &b.group_list(),
+            &title,
+            &x_label,
+        ));
+        let caption = self.caption(b, &title, facts)?;
+        Ok(self.figure(&fig, &sel.name, &caption)? + &note)
+    }
+
+    /// The expected running time to each target, with successes, per group; facts for
+    /// the last (hardest) target: per group `[GROUP].ert`, `.success` (a share),
+    /// `.successes` and `.runs`; `target`; and `best`, `best_ert`, `best_success` (the
+    /// group with the lowest ERT to it).
+    pub(super) fn ert_block(
+        &self,
+        b: &Block,
+        sel: &Selected,
+        facts: &mut Facts,
+    ) -> anyhow::Result<String> {
+        let (all, note) = self.block_hits(b, sel)?;
+        let count = b.targets.len().max(b.fractions.len());
+        let last = count - 1;
+        let mut f = Facts::default();
+        let mut rows = Vec::new();
+        let mut best: Option<(f64, String, f64)> = None;
+        for h in &all {
+            let key = h.group.join(", ");
+            let mut row = vec![
+                h.group
+                    .iter()
+                    .map(|v| label(v))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ];
+            for t in 0..count {
+                let (s, n, e) = ert(h, t);
+                row.push(match e {
+                    Some(e) => format!("{} ({s}/{n})", number(e, 0)),
+                    None => format!("∞ (0/{n})"),
+                });
+                if t < last {
+                    continue;
+                }
+                f.set(format!("[{key}].ert"), e.map_or(f64::INFINITY, f64::round));
+                f.set(format!("[{key}].success"), s as f64 / n.max(1) as f64);
+                f.set(format!("[{key}].successes"), s as i64);
+                f.set(format!("[{key}].runs"), n as i64);
+                if let Some(e) = e
+                    && best.as_ref().is_none_or(|(b, ..)| e < *b)
+                {
+                    best = Some((e, key.clone(), s as f64 / n as f64));
+                }
+            }
+            rows.push(row);
+        }
+        if let Some((e, g, rate)) = best {
+            f.set("best", g);
+            f.set("best_ert", e.round());
+            f.set("best_success", rate);
+        }
+        match (b.targets.last(), b.fractions.last()) {
+            (Some(t), _) => f.set("target", *t),
+            (None, Some(x)) => f.set("target", *x),
+            _ => {}
+        }
+        facts.extend_prefixed(&sel.prefix, f);
+        let mut head = vec![self.target_group_header(b, sel)];
+        let budget = self.budget_words(b);
+        head.extend((0..count).map(|t| match b.targets.get(t) {
+            Some(v) => format!("ERT to {} ({budget}; successes)", number(*v, 3)),
+            None => format!(
+                "ERT to {}% of the reference ({budget}; successes)",
+                number(b.fractions[t] * 100.0, 1)
+            ),
+        }));
+        Ok(markdown_table(&head, &rows) + &note)
+    }
+
+    fn target_group_header(&self, b: &Block, sel: &Selected) -> String {
+        let by = b.group_list();
+        b.headers.get(&by.join(", ")).cloned().unwrap_or_else(|| {
+            by.iter()
+                .map(|c| self.header(b, sel, c))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    }
+
+    /// Per group and budget, the median (and quartiles) of the best value reached
+    /// within the budget; facts `[GROUP][BUDGET].median`, `.q1`, `.q3`, and per budget
+    /// `[BUDGET].best` (the group with the best median; ties: the first).
+    pub(super) fn fixed_budget_block(
+        &self,
+        b: &Block,
+        sel: &Selected,
+        facts: &mut Facts,
+    ) -> anyhow::Result<String> {
+        let better = self
+            .tables
+            .better(&sel.experiments, "best_so_far", b.better)?;
+        let values = at_budgets(&sel.anytime, &b.group_list(), &b.budgets, b.per.as_deref())?;
+        let mut f = Facts::default();
+        let mut rows = Vec::new();
+        let mut best: Vec<Option<(f64, String)>> = vec![None; b.budgets.len()];
+        for (group, per_budget) in &values {
+            let key = group.join(", ");
+            let mut row = vec![
+                group
+                    .iter()
+                    .map(|v| label(v))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ];
+            for (i, v) in per_budget.iter().enumerate() {
+                let budget = number(b.budgets[i], 0).replace(',', "");
+                let Some(s) = crate::stats::Summary::of(v) else {
+                    row.push("–".into());
+                    continue;
+                };
+                f.set(format!("[{key}][{budget}].median"), s.median);
+                f.set(format!("[{key}][{budget}].q1"), s.q1);
+                f.set(format!("[{key}][{budget}].q3"), s.q3);
+                row.push(format!(
+                    "{} ({}–{})",
+                    number(s.median, 1),
+                    number(s.q1, 1),
+                    number(s.q3, 1)
+                ));
+                let ahead = best[i].as_ref().is_none_or(|(m, _)| match better {
+                    crate::pipeline::metrics::Better::Lower => s.median < *m,
+                    crate::pipeline::metrics::Better::Higher => s.median > *m,
+                });
+                if ahead {
+                    best[i] = Some((s.median, key.clone()));
+                }
+            }
+            rows.push(row);
+        }
+        for (i, m) in best.into_iter().enumerate() {
+            if let Some((_, g)) = m {
+                f.set(
+                    format!("[{}].best", number(b.budgets[i], 0).replace(',', "")),
+                    g,
+                );
+            }
+        }
+        facts.extend_prefixed(&sel.prefix, f);
+        let mut head = vec![self.target_group_header(b, sel)];
+        let budget = self.budget_words(b);
+        head.extend(
+            b.budgets
+                .iter()
+                .map(|x| format!("best so far at {} {budget} (median, IQR)", number(*x, 0))),
+        );
+        Ok(markdown_table(&head, &rows))
+    }
+}

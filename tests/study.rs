@@ -1,0 +1,146 @@
+//! Study files are checked when they load: every error names the file and line, and a
+//! block that reads several experiments, a tuning's tables or targets relative to a
+//! reference declares what it needs.
+
+use searchlab::report::study::{Known, Study, parse};
+use std::collections::{BTreeMap, BTreeSet};
+
+const STUDY: &str = r#"title = "T"
+intro = "Runs of {config.e1.iterations} iterations."
+
+[[question]]
+title = "Q"
+answer = "{cmp.best.group} and {f.count} with {config.e1.iterations}"
+
+[[question.block]]
+kind = "compare"
+name = "cmp"
+experiment = "e1"
+group = "variant"
+metric = "y"
+
+[[question.block]]
+kind = "facts"
+name = "f"
+experiment = "e1"
+function = "d.f"
+"#;
+
+fn load(text: &str) -> anyhow::Result<Study> {
+    let experiments: BTreeSet<String> = ["e1", "e2"].iter().map(|s| s.to_string()).collect();
+    let facts: BTreeMap<String, Vec<String>> = [("d.f".to_string(), vec!["count".to_string()])]
+        .into_iter()
+        .collect();
+    let references: BTreeSet<String> = ["d.best".to_string()].into_iter().collect();
+    let known = Known {
+        experiments: &experiments,
+        fact_functions: &facts,
+        board_functions: &BTreeSet::new(),
+        reference_functions: &references,
+    };
+    parse(text, "s.toml", "s", &known)
+}
+
+fn err(text: &str) -> String {
+    let e = load(text).unwrap_err();
+    assert!(searchlab::util::error::is_user_error(&e), "{e}");
+    let e = e.to_string();
+    assert!(!e.contains('\n'), "{e}");
+    e
+}
+
+#[test]
+fn a_study_loads_with_its_blocks_and_lines() {
+    let s = load(STUDY).unwrap();
+    assert_eq!(s.name, "s");
+    assert_eq!(s.questions[0].blocks.len(), 2);
+    assert_eq!(s.questions[0].blocks[0].line, 8);
+    assert_eq!(s.experiments(), vec!["e1"]);
+}
+
+#[test]
+fn errors_name_the_line() {
+    let e = err(&STUDY.replace("\"e1\"\ngroup", "\"e3\"\ngroup"));
+    assert!(e.starts_with("s.toml:8: unknown experiment \"e3\""), "{e}");
+    assert!(err(&STUDY.replace("{f.count}", "{f.total}")).starts_with("s.toml:6: answer:"));
+    assert!(err(&STUDY.replace("{cmp.best.group}", "{nope.x}")).contains("nothing computes"));
+    let e = err(&STUDY.replace("metric = \"y\"", "metric = \"y\"\ncolour = 1"));
+    assert!(e.starts_with("s.toml:"), "{e}");
+    assert!(err(&STUDY.replace("kind = \"compare\"", "kind = \"pie\"")).contains("pie"));
+    assert!(err(&STUDY.replace("metric = \"y\"\n", "")).contains("needs metric"));
+    assert!(err(&STUDY.replace("\"d.f\"", "\"d.g\"")).contains("unknown fact function"));
+    // An intro quoting a fact nothing computes: the intro's line.
+    let e = err(&STUDY.replace("{config.e1.iterations} iterations.", "{x.y}."));
+    assert!(e.starts_with("s.toml:2: intro:"), "{e}");
+}
+
+#[test]
+fn block_names_are_unique() {
+    let twice = format!(
+        "{STUDY}\n[[question.block]]\nkind = \"table\"\nname = \"cmp\"\nexperiment = \"e1\"\ngroup = \"variant\"\nmetric = \"y\"\n"
+    );
+    let e = err(&twice);
+    assert!(
+        e.starts_with("s.toml:21: a second block is named \"cmp\" (the first is at s.toml:8)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn blocks_read_several_experiments_and_tunings() {
+    let both = STUDY.replace(
+        "name = \"cmp\"\nexperiment = \"e1\"",
+        "name = \"cmp\"\nexperiment = [\"e1\", \"e2/tuned\"]",
+    );
+    let s = load(&both).unwrap();
+    assert_eq!(s.experiments(), vec!["e1", "e2"]);
+    assert_eq!(s.runs(), vec!["e1"]);
+    assert_eq!(s.tunes(), vec!["e2"]);
+    let e = err(&STUDY.replace(
+        "experiment = \"e1\"\ngroup",
+        "experiment = [\"e1\", \"e2/raced\"]\ngroup",
+    ));
+    assert!(e.contains("\"raced\" is not a tuning's tables"), "{e}");
+    let e = err(&STUDY.replace(
+        "experiment = \"e1\"\ngroup",
+        "experiment = [\"e1\", 3]\ngroup",
+    ));
+    assert!(e.starts_with("s.toml:"), "{e}");
+}
+
+#[test]
+fn anytime_targets_are_absolute_or_relative() {
+    let block = |extra: &str| {
+        format!(
+            "{STUDY}\n[[question.block]]\nkind = \"ecdf\"\nexperiment = \"e1\"\ngroup = \"variant\"\n{extra}\n"
+        )
+    };
+    assert!(load(&block("targets = [-3, -4]")).is_ok());
+    assert!(
+        load(&block(
+            "problem = \"size\"\nreference = \"d.best\"\nfractions = [0.9, 1.0]\nper = \"cells\""
+        ))
+        .is_ok()
+    );
+    assert!(err(&block("")).contains("needs targets"));
+    assert!(err(&block("targets = [-3]\nfractions = [1.0]")).contains("not both"));
+    assert!(err(&block("reference = \"d.best\"\nfractions = [1.0]")).contains("need problem"));
+    assert!(
+        err(&block(
+            "problem = \"size\"\nreference = \"d.nope\"\nfractions = [1.0]"
+        ))
+        .contains("unknown reference function")
+    );
+    let fixed = format!(
+        "{STUDY}\n[[question.block]]\nkind = \"fixed_budget\"\nexperiment = \"e1\"\ngroup = \"variant\"\nbudgets = [1e4, 1e6]\n"
+    );
+    assert!(load(&fixed).is_ok());
+    assert!(
+        err(&fixed.replace("budgets = [1e4, 1e6]", "budgets = [0]")).contains("positive budgets")
+    );
+    let e = err(&fixed.replace("budgets = [1e4, 1e6]", "budgets = [1e4]\ntargets = [1]"));
+    assert!(
+        e.contains("targets, problem, reference and fractions apply to ecdf and ert"),
+        "{e}"
+    );
+}
