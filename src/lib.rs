@@ -15,10 +15,11 @@
 //! 6. [`domain`]: what a domain is (its descriptor).
 //! 7. [`rjm`], [`tiles`], [`pegsol`]: one folder per domain, never using each other.
 //! 8. [`tune`]: racing a config's settings.
-//! 9. [`report`]: studies declared in TOML, rendered block by block.
-//! 10. [`slurm`]: an experiment or a study as a Slurm job array.
-//! 11. [`registry`]: the list of domains.
-//! 12. [`cli`]: the command line.
+//! 9. [`study`]: studies declared in TOML (questions, blocks, answers), checked on loading.
+//! 10. [`report`]: studies rendered block by block into the report.
+//! 11. [`slurm`]: an experiment or a study as a Slurm job array.
+//! 12. [`registry`]: the list of domains.
+//! 13. [`cli`]: the command line.
 
 pub mod cli;
 pub mod domain;
@@ -32,6 +33,7 @@ pub mod rjm;
 pub mod search;
 pub mod slurm;
 pub mod stats;
+pub mod study;
 pub mod tiles;
 pub mod tune;
 pub mod util;

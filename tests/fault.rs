@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The quickstart sweep, with runs long enough for kills to land while they go on.
-const SETS: &[&str] = &["params.iterations=100000", "replicates.count=10"];
+const SETS: &[&str] = &["params.evaluations=100000", "replicates.count=10"];
 
 fn command(out: &Path) -> Command {
     let config = root().join("configs/quickstart.toml");
@@ -139,7 +139,7 @@ fn a_full_disk_is_exit_2_with_the_path_and_leaves_no_temporary_file() {
             let mut cmd = command(&out);
             cmd.args([
                 "--set",
-                "params.iterations=2000",
+                "params.evaluations=2000",
                 "--set",
                 "replicates.count=2",
             ]);

@@ -113,7 +113,7 @@ const TOML_TOKENS: &[&str] = &[
     "\"pegsol\"",
     "\"anneal\"",
     "\"hill_descent\"",
-    "iterations",
+    "evaluations",
     "size",
     "count",
     "base_seed",
@@ -176,7 +176,7 @@ const STUDY_TOKENS: &[&str] = &[
     "where",
     "answer",
     "{sideways.best.group}",
-    "{config.rjm_sideways.iterations:.1}",
+    "{config.rjm_sideways.evaluations:.1}",
     "=",
     "\"",
     "\"\"\"",
@@ -354,13 +354,13 @@ proptest! {
             .collect();
         let boards: std::collections::BTreeSet<String> =
             functions.boards.iter().map(|f| f.name.to_string()).collect();
-        let known = searchlab::report::study::Known {
+        let known = searchlab::study::Known {
             experiments: &experiments,
             fact_functions: &facts,
             board_functions: &boards,
             reference_functions: &boards,
         };
-        check(searchlab::report::study::parse(&text, "s.toml", "s", &known), &text);
+        check(searchlab::study::parse(&text, "s.toml", "s", &known), &text);
     }
 
     #[test]

@@ -56,7 +56,7 @@ fn tree(dir: &Path) -> Vec<String> {
     out
 }
 
-const SMALL: &[&str] = &["replicates.count=2", "params.iterations=200"];
+const SMALL: &[&str] = &["replicates.count=2", "params.evaluations=200"];
 
 #[test]
 fn item1_names_never_reach_outside_out() {
@@ -152,7 +152,7 @@ fn item3_a_second_run_on_the_same_folder_stops_naming_the_first() {
             "--jobs",
             "1",
             "--set",
-            "params.iterations=1000000",
+            "params.evaluations=1000000",
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())

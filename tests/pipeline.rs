@@ -33,7 +33,7 @@ fn quickstart_writes_tables_manifest_summaries_and_plots() {
             "--set",
             "replicates.count=3",
             "--set",
-            "params.iterations=500",
+            "params.evaluations=500",
         ],
         &[],
     );
@@ -67,21 +67,23 @@ fn quickstart_writes_tables_manifest_summaries_and_plots() {
         "decay",
         "best_objective",
         "best_path_length",
-        "best_iteration",
+        "best_evaluation",
         "evaluations",
+        "cells",
+        "instance_seed",
         "accepted_uphill",
     ] {
         assert!(header.contains(&col.to_string()), "column {col}");
     }
     let evals = header.iter().position(|h| h == "evaluations").unwrap();
     assert!(
-        rows[1..].iter().all(|r| r[evals] == "501"),
-        "500 iterations + the start are evaluated"
+        rows[1..].iter().all(|r| r[evals] == "500"),
+        "the budget of 500 evaluations, as the parameter column says"
     );
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["resolved_config"]["replicates"]["count"], 3);
-    assert_eq!(manifest["resolved_config"]["params"]["iterations"], 500);
+    assert_eq!(manifest["resolved_config"]["params"]["evaluations"], 500);
     assert!(manifest["code_version"]["package"].is_string());
     // Anytime rows: checkpoints 1, 2, 3, 5, 7, 10, …, 300, 500 for each run.
     let anytime = std::fs::read_to_string(dir.join("anytime.csv")).unwrap();
@@ -96,7 +98,7 @@ fn results_do_not_depend_on_jobs_or_on_the_rest_of_the_sweep() {
         "--set",
         "replicates.count=4",
         "--set",
-        "params.iterations=2000",
+        "params.evaluations=2000",
     ];
     assert_eq!(
         run_config(
@@ -160,7 +162,7 @@ fn rerun_reuses_and_an_interrupted_run_resumes_to_the_same_table() {
         "--set",
         "replicates.count=40",
         "--set",
-        "params.iterations=100000",
+        "params.evaluations=100000",
         "--jobs",
         "1",
     ];

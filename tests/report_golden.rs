@@ -8,7 +8,7 @@ use searchlab::pipeline::metrics::{Better, MetricSpec};
 use searchlab::pipeline::params::Value;
 use searchlab::pipeline::table::{ColumnBuilder, frame};
 use searchlab::report::blocks::Tables;
-use searchlab::report::study::{Known, parse};
+use searchlab::study::{Known, parse};
 use std::collections::{BTreeMap, BTreeSet};
 
 const CONFIG: &str = r#"[experiment]
@@ -16,7 +16,7 @@ name = "toy"
 domain = "rjm"
 algorithm = "anneal"
 [params]
-iterations = 500
+evaluations = 500
 [sweep]
 initial_temperature = [1, 2]
 [replicates]
@@ -32,7 +32,7 @@ params = { schedule = "linear" }
 "#;
 
 const STUDY: &str = r#"title = "A toy study"
-intro = "Runs of {config.toy.iterations} iterations, {config.toy.replicates} seeds per setting."
+intro = "Runs of {config.toy.evaluations} evaluations, {config.toy.replicates} seeds per setting."
 
 [[question]]
 title = "Which family is best?"
@@ -113,7 +113,7 @@ text = "The median of the linear runs at T0 = 1 is {summary[linear, 1.0].median}
 [[question]]
 title = "How fast does each family get there?"
 answer = """
-To objective {ert.target:~0} the lowest expected running time is {ert.best}'s: {ert.best_ert:,} iterations \
+To objective {ert.target:~0} the lowest expected running time is {ert.best}'s: {ert.best_ert:,} evaluations \
 ({ert.best_success:%} of its runs; linear: {ert[linear].successes} of {ert[linear].runs}).
 """
 

@@ -178,7 +178,7 @@ fn a_killed_shard_resumes_with_its_missing_runs_while_another_shard_runs() {
     // Runs of about 0.05 s, so that the kill lands midway.
     let sets = [
         "--set",
-        "params.iterations=500000",
+        "params.evaluations=500000",
         "--set",
         "replicates.count=10",
         "--jobs",

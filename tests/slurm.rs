@@ -125,7 +125,7 @@ fn a_cancelled_task_is_resubmitted_alone_and_computes_only_its_missing_runs() {
     // Runs of about 0.1 s: a task takes several seconds, so the cancel lands midway.
     let sets = [
         "--set",
-        "params.iterations=1000000",
+        "params.evaluations=1000000",
         "--set",
         "replicates.count=10",
     ];

@@ -2,7 +2,7 @@
 //! block that reads several experiments, a tuning's tables or targets relative to a
 //! reference declares what it needs.
 
-use searchlab::report::study::{Known, Study, parse};
+use searchlab::study::{Known, Study, parse};
 use std::collections::{BTreeMap, BTreeSet};
 
 const STUDY: &str = r#"title = "T"

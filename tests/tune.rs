@@ -15,7 +15,7 @@ algorithm = "anneal"
 
 [params]
 size = 5
-iterations = 1500
+evaluations = 1500
 start_seed = 4
 
 [[variant]]

@@ -72,8 +72,9 @@ pub fn run(
     let done = run_experiment(&config, &plan, &opts, &progress)?;
     progress.finish();
     crate::present::outputs::write(&config, &plan, &done.results, &done.anytime, &done.dir)?;
+    let mut out = std::io::stdout().lock();
     writeln!(
-        std::io::stdout().lock(),
+        out,
         "{}: {} runs ({} computed, {} reused) in {:.1} s -> {}",
         done.name,
         done.runs,
@@ -82,6 +83,13 @@ pub fn run(
         done.seconds,
         done.dir.display()
     )?;
+    if done.left_out > 0 {
+        writeln!(
+            out,
+            "{}: the tables leave out {} finished runs the journal holds of other settings or algorithm versions (they stay in the journal)",
+            done.name, done.left_out
+        )?;
+    }
     Ok(())
 }
 
@@ -196,7 +204,7 @@ pub fn compare(domains: &[Domain], a: &CompareArgs) -> anyhow::Result<()> {
             .and_then(|d| d.runner.algorithm(algorithm))
             .and_then(|a| a.metrics.get(metric))
     };
-    let query = crate::report::compare::Query {
+    let query = super::compare::Query {
         dirs: &a.dirs,
         by: &a.by,
         metric: &a.metric,
@@ -204,6 +212,6 @@ pub fn compare(domains: &[Domain], a: &CompareArgs) -> anyhow::Result<()> {
         filter: &a.filter,
         paired: &a.paired,
     };
-    print!("{}", crate::report::compare::run(&query, &lookup)?);
+    print!("{}", super::compare::run(&query, &lookup)?);
     Ok(())
 }

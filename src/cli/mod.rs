@@ -3,6 +3,7 @@
 //! registry adds its own programs as a subcommand (`rjm`, `tiles`, `pegsol`: the
 //! assignments' programs). Errors come back to `main` as one line.
 
+mod compare;
 mod experiment;
 mod list;
 mod report;

@@ -8,8 +8,8 @@ use crate::pipeline::execute::{Options, run_experiment, run_shard};
 use crate::pipeline::progress::Progress;
 use crate::report::blocks::Tables;
 use crate::report::plan::Work;
-use crate::report::study::Source;
 use crate::report::{Ran, document};
+use crate::study::Source;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -40,7 +40,7 @@ pub fn run(
     let report_dir = opts.out.join("report");
     let figures = report_dir.join("figures");
     let mut out = std::io::stdout().lock();
-    let files: Vec<(String, Vec<crate::report::study::Study>)> = if names.is_empty() {
+    let files: Vec<(String, Vec<crate::study::Study>)> = if names.is_empty() {
         vec![("report".to_string(), studies)]
     } else {
         studies

@@ -51,7 +51,7 @@ pub fn count_with(
 
 /// [`count_with`] within a memory budget of `memory_limit` bytes: the keys of the
 /// current layer and of the next one being built are counted as it grows (checked after
-/// each batch of [`BATCH`] boards, and the next layer is deduplicated whenever it has
+/// each batch of `BATCH` boards, and the next layer is deduplicated whenever it has
 /// doubled), and the count stops with a user error (the rows so far have been
 /// reported) before they would pass the budget.
 pub fn count_within(

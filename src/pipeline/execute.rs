@@ -88,6 +88,9 @@ pub struct Finished {
     pub dir: PathBuf,
     pub runs: usize,
     pub computed: usize,
+    /// Finished runs the folder's journals hold that are not runs of this plan (a
+    /// `--set` narrowed it, say): kept in the journals, left out of the tables.
+    pub left_out: usize,
     pub seconds: f64,
     /// The results and anytime tables as written.
     pub results: DataFrame,
@@ -163,6 +166,7 @@ pub fn run_experiment(
         .filter(|r| !done.contains_key(&r.key))
         .collect();
     let reused = plan.runs.len() - todo.len();
+    let left_out = done.len() - reused;
     let mut stage = progress.experiment(&plan.experiment, plan.runs.len() as u64, reused as u64);
     if !todo.is_empty() {
         if !journals.contains(&journal_path) {
@@ -196,6 +200,7 @@ pub fn run_experiment(
         dir,
         runs: plan.runs.len(),
         computed: plan.runs.len() - reused,
+        left_out,
         seconds: started.elapsed().as_secs_f64(),
         results,
         anytime,

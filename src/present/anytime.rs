@@ -213,6 +213,9 @@ pub fn ecdf(h: &Hits) -> Vec<(f64, f64)> {
     points
 }
 
+/// A group's values (its label values first): per budget, every run's best value.
+pub type BudgetValues = (Vec<String>, Vec<Vec<f64>>);
+
 /// Per group (in display order), per budget: every run's best value reached within the
 /// budget (its value at the last checkpoint not past it; a run shorter than the budget
 /// counts with its final value). The budget is divided by column `per` if given.
@@ -221,7 +224,7 @@ pub fn at_budgets(
     by: &[String],
     budgets_wanted: &[f64],
     per: Option<&str>,
-) -> anyhow::Result<Vec<(Vec<String>, Vec<Vec<f64>>)>> {
+) -> anyhow::Result<Vec<BudgetValues>> {
     let mut out = Vec::new();
     for (group, part) in ordered_groups(df, by)? {
         let keys = texts(&part, "run_key")?;

@@ -2,7 +2,7 @@
 //! config asks for (`[[table]]`, `[[plot]]`), computed from the tables it just wrote with
 //! the same filters, groupings and figure code as a study's blocks. Commands call
 //! [`check`] before running an experiment (so a wrong column is an error before any
-//! run) and [`write`] after it.
+//! run) and [`write()`] after it.
 
 use crate::pipeline::config::{Config, PlotSpec, TableSpec};
 use crate::pipeline::params::Value;

@@ -3,13 +3,13 @@
 //! fixed budgets (`fixed_budget`). Targets are absolute or fractions of a domain's
 //! reference value per problem; budgets may be read per unit of a problem dimension.
 
-use super::block::Block;
 use super::blocks::{Renderer, Selected};
 use crate::present::anytime::{Hits, Targets, at_budgets, ert, hits, trivial};
 use crate::present::charts::label;
 use crate::present::facts::{Facts, fill};
 use crate::present::figure::AnyFigure;
 use crate::present::format::{markdown_table, number};
+use crate::study::block::Block;
 
 impl Renderer<'_> {
     /// The block's targets.
@@ -21,7 +21,7 @@ impl Renderer<'_> {
             .functions
             .references
             .iter()
-            .find(|r| &r.name == name)
+            .find(|r| r.name == name)
             .ok_or_else(|| anyhow::anyhow!("no reference function {name}"))?;
         Ok(Targets::Relative {
             problem: b.problem.as_deref().unwrap_or_default(),
@@ -187,7 +187,7 @@ impl Renderer<'_> {
 
     /// Per group and budget, the median (and quartiles) of the best value reached
     /// within the budget; facts `[GROUP][BUDGET].median`, `.q1`, `.q3`, and per budget
-    /// `[BUDGET].best` (the group with the best median; ties: the first).
+    /// `[BUDGET].best` (the group with the best median, then mean).
     pub(super) fn fixed_budget_block(
         &self,
         b: &Block,
@@ -200,7 +200,8 @@ impl Renderer<'_> {
         let values = at_budgets(&sel.anytime, &b.group_list(), &b.budgets, b.per.as_deref())?;
         let mut f = Facts::default();
         let mut rows = Vec::new();
-        let mut best: Vec<Option<(f64, String)>> = vec![None; b.budgets.len()];
+        // Per budget: the best (median, mean) so far and its group.
+        let mut best: Vec<Option<((f64, f64), String)>> = vec![None; b.budgets.len()];
         for (group, per_budget) in &values {
             let key = group.join(", ");
             let mut row = vec![
@@ -220,17 +221,21 @@ impl Renderer<'_> {
                 f.set(format!("[{key}][{budget}].q1"), s.q1);
                 f.set(format!("[{key}][{budget}].q3"), s.q3);
                 row.push(format!(
-                    "{} ({}–{})",
+                    "{} ({} to {})",
                     number(s.median, 1),
                     number(s.q1, 1),
                     number(s.q3, 1)
                 ));
-                let ahead = best[i].as_ref().is_none_or(|(m, _)| match better {
-                    crate::pipeline::metrics::Better::Lower => s.median < *m,
-                    crate::pipeline::metrics::Better::Higher => s.median > *m,
+                let score = (s.median, s.mean);
+                let ahead = best[i].as_ref().is_none_or(|(m, _)| {
+                    let order = score.0.total_cmp(&m.0).then(score.1.total_cmp(&m.1));
+                    match better {
+                        crate::pipeline::metrics::Better::Lower => order.is_lt(),
+                        crate::pipeline::metrics::Better::Higher => order.is_gt(),
+                    }
                 });
                 if ahead {
-                    best[i] = Some((s.median, key.clone()));
+                    best[i] = Some((score, key.clone()));
                 }
             }
             rows.push(row);

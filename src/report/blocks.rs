@@ -1,9 +1,8 @@
 //! Rendering a study's blocks to markdown, in order, each from the rows its filter keeps
 //! of the tables it reads: figures (saved under `figures/`), text templates, and the
-//! table-like ([`super::tables`]) and anytime ([`super::anytime`]) blocks. Every block
+//! table-like (`tables`) and anytime (`anytime`) blocks. Every block
 //! that computes values adds them to the question's facts, which later templates quote.
 
-use super::block::{Block, BlockKind};
 use crate::domain::Functions;
 use crate::pipeline::config::Config;
 use crate::pipeline::metrics::{Better, MetricSpec};
@@ -11,6 +10,7 @@ use crate::present::facts::{Fact, FactInput, Facts, fill};
 use crate::present::figure::{AnyFigure, FigureSpec};
 use crate::present::plot::save;
 use crate::present::view::{Filter, concat};
+use crate::study::block::{Block, BlockKind};
 use polars::prelude::DataFrame;
 use std::collections::HashMap;
 use std::path::PathBuf;

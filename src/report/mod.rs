@@ -9,11 +9,8 @@
 //! configs (`{config.<experiment>.<key>}`).
 
 mod anytime;
-pub mod block;
 pub mod blocks;
-pub mod compare;
 pub mod plan;
-pub mod study;
 mod tables;
 
 use crate::domain::Functions;
@@ -23,11 +20,11 @@ use crate::pipeline::plan::Plan;
 use crate::present::facts::{Fact, Facts, fill};
 use crate::tune::spec::TuneSpec;
 use crate::util::catalog::{CONFIGS, STUDIES};
-use block::BlockKind;
+
+use crate::study::{BlockKind, Known, Source, Study};
 use blocks::{Renderer, Tables};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use study::{Known, Source, Study};
 
 /// Every study (built in, or of the working folder `base`), checked against the configs
 /// and the domains' functions, in report order.
@@ -57,7 +54,7 @@ pub fn load_studies(base: &Path, functions: &Functions) -> anyhow::Result<Vec<St
         .values()
         .map(|e| {
             let source = e.source(STUDIES.folder);
-            study::parse(&e.text("study")?, &source, &e.name, &known)
+            crate::study::parse(&e.text("study")?, &source, &e.name, &known)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     studies.sort_by(|a, b| (a.order, &a.name).cmp(&(b.order, &b.name)));
@@ -80,7 +77,7 @@ pub fn check_columns<'p>(
 }
 
 fn check_block_plans<'p>(
-    b: &block::Block,
+    b: &crate::study::Block,
     plan_of: &dyn Fn(&str) -> Option<&'p Plan<'p>>,
 ) -> Result<(), String> {
     let mut domain: Option<&str> = None;

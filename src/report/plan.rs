@@ -3,11 +3,11 @@
 //! `[tune]` section; every column a block names checked against the plans. The command
 //! runs the experiments; this module only plans them.
 
-use super::study::Study;
 use crate::domain::Functions;
 use crate::pipeline::config::Config;
 use crate::pipeline::plan::Plan;
 use crate::pipeline::runner::Runner;
+use crate::study::Study;
 use crate::tune::spec::TuneSpec;
 use std::path::Path;
 

@@ -3,7 +3,6 @@
 //! a fact family's table (`facts` with `columns`), each formatted the report's one way
 //! ([`crate::present::format`]) and adding its values to the facts.
 
-use super::block::Block;
 use super::blocks::{Renderer, Selected};
 use crate::pipeline::table::texts;
 use crate::present::charts::{label, ordered_values};
@@ -13,6 +12,7 @@ use crate::present::format::{
     aggregate, interval, markdown_table, number, significant, sorted, text_cell,
 };
 use crate::present::view::{group_rows, none_for_null, summarize};
+use crate::study::block::Block;
 
 impl Renderer<'_> {
     pub(super) fn table_block(

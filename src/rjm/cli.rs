@@ -68,32 +68,7 @@ enum RjmCommand {
         probability: Option<f64>,
     },
     /// Anneal one size with a budget and keep the longest maze ever found (src/rjm/data/best_mazes.toml)
-    Best {
-        /// Maze size, 5 to 10
-        #[arg(long, value_parser = maze_size)]
-        size: usize,
-        /// Iterations in all, shared evenly by the runs
-        #[arg(long, value_parser = budget_arg)]
-        budget: u64,
-        /// Independent annealing runs
-        #[arg(long, default_value_t = 8, value_parser = runs_arg)]
-        runs: u64,
-        /// Initial temperature T0
-        #[arg(long, default_value_t = 3.0, value_parser = temperature_arg)]
-        t0: f64,
-        /// Temperature at the last iteration
-        #[arg(long = "t-end", default_value_t = 0.2, value_parser = temperature_arg)]
-        t_end: f64,
-        /// Seed of the runs' seeds
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// The store of best mazes (default: src/rjm/data/best_mazes.toml in the project)
-        #[arg(long)]
-        store: Option<PathBuf>,
-        /// Worker threads (default: every core)
-        #[arg(long, default_value_t = 0)]
-        jobs: usize,
-    },
+    Best(BestArgs),
     /// Part 6: simulated annealing with geometric cooling
     Anneal {
         #[command(flatten)]
@@ -107,6 +82,35 @@ enum RjmCommand {
         #[arg(long, value_parser = decay_arg)]
         decay: Option<f64>,
     },
+}
+
+/// The arguments of `rjm best`.
+#[derive(Debug, Args)]
+pub struct BestArgs {
+    /// Maze size, 5 to 10
+    #[arg(long, value_parser = maze_size)]
+    pub size: usize,
+    /// Iterations in all, shared evenly by the runs
+    #[arg(long, value_parser = budget_arg)]
+    pub budget: u64,
+    /// Independent annealing runs
+    #[arg(long, default_value_t = 8, value_parser = runs_arg)]
+    runs: u64,
+    /// Initial temperature T0
+    #[arg(long, default_value_t = 3.0, value_parser = temperature_arg)]
+    t0: f64,
+    /// Temperature at the last iteration
+    #[arg(long = "t-end", default_value_t = 0.2, value_parser = temperature_arg)]
+    t_end: f64,
+    /// Seed of the runs' seeds
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The store of best mazes (default: src/rjm/data/best_mazes.toml in the project)
+    #[arg(long)]
+    store: Option<PathBuf>,
+    /// Worker threads (default: every core)
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
 }
 
 /// A maze size, 5 to 10.
@@ -180,88 +184,13 @@ pub fn run_matches(m: &clap::ArgMatches) -> anyhow::Result<()> {
 
 pub fn run(args: RjmArgs) -> anyhow::Result<()> {
     let out = match args.command {
-        RjmCommand::Best {
-            size,
-            budget,
-            runs,
-            t0,
-            t_end,
-            seed,
-            store,
-            jobs,
-        } => {
-            let iterations = budget / runs;
-            if iterations == 0 || iterations > 1_000_000_000 {
-                crate::user_bail!(
-                    "--budget {budget} over --runs {runs} gives {iterations} iterations per run (expected 1 to 10^9)"
-                );
-            }
-            let method = crate::rjm::best::Method {
-                size,
-                runs,
-                iterations,
-                t0,
-                t_end,
-                seed,
-            };
-            let store =
-                store.unwrap_or_else(|| std::path::PathBuf::from(crate::rjm::best::DEFAULT_STORE));
-            let jobs = crate::pipeline::execute::cap_jobs("--jobs", jobs);
-            let jobs = if jobs == 0 {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            } else {
-                jobs
-            };
-            let old = crate::rjm::best::load_store(&store)?
-                .into_iter()
-                .find(|r| r.size == size);
-            let started = std::time::Instant::now();
-            let found = method.search(jobs)?;
-            let seconds = started.elapsed().as_secs_f64();
-            let Some(found) = found else {
-                return Err(crate::user_error!(
-                    "no run reached the goal in {seconds:.1} s (try a larger --budget)"
-                ));
-            };
-            let was = old.map_or("none".to_string(), |r| r.length.to_string());
-            let mut out = format!(
-                "{size}×{size}: best of {runs} runs × {iterations} iterations: {} moves (seed {}) in {seconds:.1} s; stored: {was}\n",
-                found.length, found.seed
-            );
-            out.push_str(&format_maze(&parse_maze_code_or_err(&found.maze)?));
-            if crate::rjm::best::offer(&store, found)? {
-                out.push_str(&format!("a new best: {} updated\n", store.display()));
-            } else {
-                out.push_str(&format!(
-                    "not longer than the stored maze: {} unchanged\n",
-                    store.display()
-                ));
-            }
-            out
-        }
+        RjmCommand::Best(a) => best(&a)?,
         RjmCommand::Generate(common) => {
             let size = value_or_ask(common.size, "Rook Jumping Maze size (5-10)? ", maze_size)?;
             let mut rng = rng_from_seed(seed(&common));
             format_maze(&Maze::random(size, &mut rng))
         }
-        RjmCommand::Evaluate { common, maze } => {
-            let maze = match maze {
-                Some(path) => {
-                    let source = path.display().to_string();
-                    let text = crate::util::input::read_file(&path, "maze file")?;
-                    let maze = parse_maze(&text, &source)?;
-                    if let Some(size) = common.size.filter(|&s| s != maze.size()) {
-                        crate::user_bail!(
-                            "{source}: the maze is {0}x{0}, but --size is {size}",
-                            maze.size()
-                        );
-                    }
-                    maze
-                }
-                None => Maze::random(common.size.unwrap_or(5), &mut rng_from_seed(seed(&common))),
-            };
-            format_evaluation(&maze)
-        }
+        RjmCommand::Evaluate { common, maze } => evaluate(&common, maze.as_deref())?,
         RjmCommand::Descend { common, iterations } => {
             let iterations = value_or_ask(iterations, "Iterations? ", iterations_arg)?;
             search(
@@ -331,6 +260,78 @@ fn seed(common: &Common) -> u64 {
 }
 
 /// Parts 3–6: a random start, the search, and the best maze in the part-2 format.
+/// `rjm best`: anneals one size with a budget and offers the longest maze to the store.
+fn best(a: &BestArgs) -> anyhow::Result<String> {
+    let (size, runs) = (a.size, a.runs);
+    let iterations = a.budget / runs;
+    if iterations == 0 || iterations > 1_000_000_000 {
+        crate::user_bail!(
+            "--budget {} over --runs {runs} gives {iterations} iterations per run (expected 1 to 10^9)",
+            a.budget
+        );
+    }
+    let method = crate::rjm::best::Method {
+        size,
+        runs,
+        iterations,
+        t0: a.t0,
+        t_end: a.t_end,
+        seed: a.seed,
+    };
+    let store = a
+        .store
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(crate::rjm::best::DEFAULT_STORE));
+    let jobs = match crate::pipeline::execute::cap_jobs("--jobs", a.jobs) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let old = crate::rjm::best::load_store(&store)?
+        .into_iter()
+        .find(|r| r.size == size);
+    let started = std::time::Instant::now();
+    let found = method.search(jobs)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let Some(found) = found else {
+        crate::user_bail!("no run reached the goal in {seconds:.1} s (try a larger --budget)");
+    };
+    let was = old.map_or("none".to_string(), |r| r.length.to_string());
+    let mut out = format!(
+        "{size}×{size}: best of {runs} runs × {iterations} iterations: {} moves (seed {}) in {seconds:.1} s; stored: {was}\n",
+        found.length, found.seed
+    );
+    out.push_str(&format_maze(&parse_maze_code_or_err(&found.maze)?));
+    if crate::rjm::best::offer(&store, found)? {
+        out.push_str(&format!("a new best: {} updated\n", store.display()));
+    } else {
+        out.push_str(&format!(
+            "not longer than the stored maze: {} unchanged\n",
+            store.display()
+        ));
+    }
+    Ok(out)
+}
+
+/// `rjm evaluate`: a maze from a file, or a random one, with its moves from the start.
+fn evaluate(common: &Common, maze: Option<&std::path::Path>) -> anyhow::Result<String> {
+    let maze = match maze {
+        Some(path) => {
+            let source = path.display().to_string();
+            let text = crate::util::input::read_file(path, "maze file")?;
+            let maze = parse_maze(&text, &source)?;
+            if let Some(size) = common.size.filter(|&s| s != maze.size()) {
+                crate::user_bail!(
+                    "{source}: the maze is {0}x{0}, but --size is {size}",
+                    maze.size()
+                );
+            }
+            maze
+        }
+        None => Maze::random(common.size.unwrap_or(5), &mut rng_from_seed(seed(common))),
+    };
+    Ok(format_evaluation(&maze))
+}
+
 fn search(common: &Common, acceptance: Acceptance, iterations: u64, descents: u64) -> String {
     let mut rng = rng_from_seed(seed(common));
     let start = Maze::random(common.size.unwrap_or(5), &mut rng);

@@ -2,7 +2,7 @@
 //! by its unit tests: descriptive statistics and intervals ([`descriptive`]), the tail
 //! probabilities of the normal, chi-square and t distributions ([`distributions`]), rank
 //! tests and Holm's adjustment ([`rank_tests`]), Friedman's test with Conover's
-//! post-hoc comparisons ([`friedman`]) and effect sizes ([`effect`]).
+//! post-hoc comparisons ([`mod@friedman`]) and effect sizes ([`effect`]).
 //!
 //! Written out because they are short and their exact definitions matter: each function
 //! names the definition it implements and the computation it reproduces. Pure `std`

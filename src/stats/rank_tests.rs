@@ -203,9 +203,6 @@ pub struct MannWhitneyResult {
 /// N = n₁ + n₂. p is capped at 1. An empty sample or a NaN gives NaN statistic and
 /// p-value (SciPy's result too).
 ///
-/// The older [`mann_whitney`] is always asymptotic; it is kept because published
-/// numbers were computed with it.
-///
 /// ```
 /// use searchlab::stats::{mann_whitney_u, PValueMethod};
 /// let r = mann_whitney_u(&[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0, 7.0]);

@@ -7,7 +7,7 @@
 //! `--set KEY=VALUE` overrides any key. Every value keeps where it came from, so an error
 //! names the file and line, or the `--set` that gave it.
 //!
-//! This module holds the model; [`parse`] reads the file, [`ranges`] expands sweep axes
+//! This module holds the model; [`parse()`] reads the file, [`ranges`] expands sweep axes
 //! and [`overrides`] applies `--set`. The `[[table]]` and `[[plot]]` sections are read
 //! here as declarations (names, columns, filters as written) and interpreted by
 //! presentation; the `[tune]` section is kept as written for the tuner to read.
@@ -146,7 +146,7 @@ pub struct Config {
     pub source: String,
     /// The file's text with overrides applied, as TOML, for the manifest.
     pub resolved: toml::Table,
-    /// The file's text and the `--set` overrides as given: [`parse`] of these (with
+    /// The file's text and the `--set` overrides as given: [`parse()`] of these (with
     /// `source`) gives this config again, which is how `merge` rebuilds a shard's plan.
     pub text: String,
     pub overrides: Vec<String>,

@@ -4,11 +4,11 @@
 //! markdown table, with its ranking chart and box plot written beside the first
 //! folder's tables. The direction is the metric's declaration unless a flag says.
 
-use super::blocks::Renderer;
-use super::study::{Block, BlockKind, Columns};
 use crate::pipeline::metrics::Better;
 use crate::pipeline::metrics::MetricSpec;
 use crate::present::facts::Facts;
+use crate::report::blocks::Renderer;
+use crate::study::{Block, BlockKind, Columns};
 use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -131,7 +131,7 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         crate::present::outputs::check_columns(df, &cols)
             .map_err(|e| crate::user_error!("{}: {e}", dir.display()))?;
     }
-    let mut tables = super::blocks::Tables::default();
+    let mut tables = crate::report::blocks::Tables::default();
     let config = crate::pipeline::config::parse(
         "[experiment]\ndomain = \"any\"\nalgorithm = \"any\"\n",
         "compare",

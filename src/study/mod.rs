@@ -1,0 +1,255 @@
+//! Study files (`experiments/*.toml`): the questions of a report section, each a list of
+//! blocks rendered in order and an answer template filled with named facts.
+//!
+//! Loading checks everything that can be checked without data: unknown keys, block kinds
+//! and their required keys, the experiments named (a config must exist), the domain
+//! functions named, the names of blocks, and that every `{fact}` a template names is
+//! computed by some block, config or function before it. Errors name the file and line.
+//!
+//! ```toml
+//! title = "Annealing schedules on 7×7 mazes"
+//! order = 5                     # position in the report
+//! default = false               # part of `searchlab report` without --study?
+//! intro = "…"
+//!
+//! [[question]]
+//! title = "Which schedule family is best?"
+//! answer = "**{families.best.group}** is best (median {families.best.median:~1} moves)."
+//!
+//! [[question.block]]
+//! kind = "compare"              # a ranking, each group tested against the best
+//! name = "families"             # its facts: families.best.group, families[linear].p_holm, …
+//! experiment = "rjm7_schedules"
+//! group = "variant"
+//! metric = "best_path_length"
+//! better = "higher"
+//! ```
+
+pub mod block;
+mod check;
+
+pub use block::{Aggregate, Block, BlockKind, Columns, Source};
+use check::{check_block, check_template};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use toml::Spanned;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawQuestion {
+    title: String,
+    #[serde(default)]
+    intro: Option<Spanned<String>>,
+    #[serde(default)]
+    block: Vec<Spanned<Block>>,
+    #[serde(default)]
+    answer: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStudy {
+    title: String,
+    #[serde(default)]
+    order: i64,
+    #[serde(default = "yes")]
+    default: bool,
+    #[serde(default)]
+    intro: Option<Spanned<String>>,
+    #[serde(default)]
+    question: Vec<RawQuestion>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A question: its blocks in order and its answer.
+#[derive(Debug, Clone)]
+pub struct Question {
+    pub title: String,
+    pub intro: Option<String>,
+    pub blocks: Vec<Block>,
+    pub answer: Option<String>,
+    pub answer_line: usize,
+}
+
+/// A checked study.
+#[derive(Debug, Clone)]
+pub struct Study {
+    /// The file stem.
+    pub name: String,
+    pub source: String,
+    pub title: String,
+    pub order: i64,
+    pub default: bool,
+    pub intro: String,
+    pub questions: Vec<Question>,
+}
+
+impl Study {
+    /// Every table set the study's blocks read, as (config, source), in order of first
+    /// use, each once.
+    fn tables(&self) -> Vec<(String, Source)> {
+        let mut out: Vec<(String, Source)> = Vec::new();
+        for b in self.questions.iter().flat_map(|q| &q.blocks) {
+            for (config, source, _) in b.tables() {
+                if !out.contains(&(config.clone(), source)) {
+                    out.push((config, source));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every experiment (config) the study reads, in order of first use.
+    pub fn experiments(&self) -> Vec<String> {
+        unique(self.tables().into_iter().map(|(c, _)| c))
+    }
+
+    /// Every experiment whose runs the study reads.
+    pub fn runs(&self) -> Vec<String> {
+        unique(
+            self.tables()
+                .into_iter()
+                .filter(|(_, s)| *s == Source::Runs)
+                .map(|(c, _)| c),
+        )
+    }
+
+    /// Every experiment whose tuning the study reads.
+    pub fn tunes(&self) -> Vec<String> {
+        unique(
+            self.tables()
+                .into_iter()
+                .filter(|(_, s)| *s != Source::Runs)
+                .map(|(c, _)| c),
+        )
+    }
+}
+
+fn unique(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in names {
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// What a study may name, for checking it on loading.
+pub struct Known<'a> {
+    /// Configs by name (file stems of `configs/`).
+    pub experiments: &'a BTreeSet<String>,
+    /// Fact functions by name, with the facts each computes.
+    pub fact_functions: &'a BTreeMap<String, Vec<String>>,
+    /// Board figure functions by name.
+    pub board_functions: &'a BTreeSet<String>,
+    /// Reference functions by name (a value per problem, for targets).
+    pub reference_functions: &'a BTreeSet<String>,
+}
+
+/// Fact prefixes computed so far in a study (a template may quote them), with the facts
+/// a domain function declares.
+pub(crate) type Prefixes = BTreeMap<String, Option<Vec<String>>>;
+
+/// Reads and checks a study: `text` is its file, `source` how messages name it, `name`
+/// its name (the file stem).
+pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Result<Study> {
+    let lines = crate::util::input::LineIndex::new(text);
+    let at = |span: std::ops::Range<usize>| format!("{source}:{}", lines.line(span.start));
+    let raw: RawStudy = toml::from_str(text).map_err(|e| {
+        let line = e.span().map_or(source.to_string(), &at);
+        crate::user_error!("{line}: {}", e.message().trim().replace('\n', " "))
+    })?;
+    crate::pipeline::config::check_name("study", name, source)?;
+    let mut prefixes: Prefixes = BTreeMap::new();
+    prefixes.insert("config".into(), None);
+    let intro = match &raw.intro {
+        Some(i) => {
+            check_template(i.get_ref(), &prefixes)
+                .map_err(|e| crate::user_error!("{}: intro: {e}", at(i.span())))?;
+            i.get_ref().clone()
+        }
+        None => String::new(),
+    };
+    let mut names = BTreeMap::new();
+    let mut questions = Vec::new();
+    for q in raw.question {
+        questions.push(question(q, known, &mut prefixes, &mut names, &at)?);
+    }
+    Ok(Study {
+        name: name.to_string(),
+        source: source.to_string(),
+        title: raw.title,
+        order: raw.order,
+        default: raw.default,
+        intro,
+        questions,
+    })
+}
+
+/// One question, checked: its intro, its blocks in order (each adding its facts), and
+/// its answer. `names` holds the block names so far, with their `file:line`.
+fn question(
+    q: RawQuestion,
+    known: &Known,
+    prefixes: &mut Prefixes,
+    names: &mut BTreeMap<String, String>,
+    at: &dyn Fn(std::ops::Range<usize>) -> String,
+) -> anyhow::Result<Question> {
+    let template = |t: &Spanned<String>, what: &str, prefixes: &Prefixes| {
+        check_template(t.get_ref(), prefixes)
+            .map_err(|e| crate::user_error!("{}: {what}: {e}", at(t.span())))
+    };
+    if let Some(i) = &q.intro {
+        template(i, "intro", prefixes)?;
+    }
+    let mut blocks = Vec::new();
+    for spanned in q.block {
+        let here = at(spanned.span());
+        let mut b = spanned.into_inner();
+        b.line = here
+            .rsplit(':')
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0);
+        check_block(&b, known, prefixes).map_err(|e| crate::user_error!("{here}: {e}"))?;
+        if let Some(n) = &b.name
+            && let Some(first) = names.insert(n.clone(), here.clone())
+        {
+            crate::user_bail!(
+                "{here}: a second block is named {n:?} (the first is at {first}): names must be unique in a study, as they name facts and figures"
+            );
+        }
+        if b.kind.makes_facts() {
+            let declared = match (&b.kind, &b.function) {
+                (BlockKind::Facts, Some(f)) => known.fact_functions.get(f).cloned(),
+                _ => None,
+            };
+            prefixes.insert(b.fact_prefix(), declared);
+        }
+        blocks.push(b);
+    }
+    let (answer, answer_line) = match &q.answer {
+        Some(a) => {
+            template(a, "answer", prefixes)?;
+            let line = at(a.span());
+            let line = line
+                .rsplit(':')
+                .next()
+                .and_then(|l| l.parse().ok())
+                .unwrap_or(0);
+            (Some(a.get_ref().clone()), line)
+        }
+        None => (None, 0),
+    };
+    Ok(Question {
+        title: q.title,
+        intro: q.intro.map(|i| i.into_inner()),
+        blocks,
+        answer,
+        answer_line,
+    })
+}
