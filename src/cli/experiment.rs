@@ -145,7 +145,7 @@ pub fn tune(
     let t = crate::tune::tune(&config, &plan, &spec, &exec.options(domains), &progress)?;
     progress.finish();
     let mut out = std::io::stdout().lock();
-    write!(out, "{}", crate::tune::describe_elites(&t)?)?;
+    write!(out, "{}", crate::tune::describe_elites(&t, &plan)?)?;
     writeln!(
         out,
         "{} (tune): {} evaluations ({} computed) in {:.1} s -> {}",

@@ -54,7 +54,13 @@ pub fn run(
         )?;
         let path = report_dir.join(format!("{name}.md"));
         crate::util::atomic::write(&path, md.as_bytes())?;
-        writeln!(out, "report: {}", path.display())?;
+        let title = match (name.as_str(), studies.first()) {
+            ("report", _) | (_, None) => "searchlab report",
+            (_, Some(s)) => s.title.as_str(),
+        };
+        let html = crate::report::html::page(&md, title, &figures)?;
+        crate::util::atomic::write(&report_dir.join(format!("{name}.html")), html.as_bytes())?;
+        writeln!(out, "report: {} (and {name}.html)", path.display())?;
     }
     Ok(())
 }

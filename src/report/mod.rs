@@ -10,6 +10,7 @@
 
 mod anytime;
 pub mod blocks;
+pub mod html;
 pub mod plan;
 mod tables;
 

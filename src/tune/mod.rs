@@ -553,22 +553,85 @@ fn steps_table(families: &[Family], races: &[Race]) -> anyhow::Result<DataFrame>
     frame(cols)
 }
 
-/// The elites, one line per variant, for the terminal.
-pub fn describe_elites(t: &Tuned) -> anyhow::Result<String> {
-    let mut out = String::new();
+/// The elites for the terminal: each variant's elite with its parameters and how it was
+/// chosen, then their held-out ranking (median, mean, p-value against the best, A12), as
+/// `compare` prints it (Wilcoxon signed-rank on the shared held-out instances when
+/// several variants raced).
+pub fn describe_elites(t: &Tuned, plan: &Plan) -> anyhow::Result<String> {
+    use crate::present::format::{markdown_table, number};
     let elite = crate::pipeline::table::rows_where(&t.race, "elite", "true")?;
     let variants = crate::pipeline::table::texts(&elite, "variant")?;
     let used = crate::pipeline::table::floats(&elite, "evaluations_used")?;
-    let means = crate::pipeline::table::floats(&elite, "train_mean")?;
+    let all = crate::pipeline::table::texts(&t.race, "variant")?;
+    let mut out = String::new();
     for (i, v) in variants.iter().enumerate() {
+        let candidates = all.iter().filter(|x| *x == v).count();
+        let params: Vec<String> = plan
+            .param_names()
+            .iter()
+            .filter_map(|p| {
+                let text = crate::pipeline::table::texts(&elite, p).ok()?[i].clone();
+                (!text.is_empty()).then(|| format!("{p} = {text}"))
+            })
+            .collect();
+        let how = match candidates {
+            1 => "its only candidate (no race)".to_string(),
+            n => format!(
+                "the elite of {n} candidates after {} runs",
+                number(used[i].unwrap_or(0.0), 0)
+            ),
+        };
         out.push_str(&format!(
-            "{}: elite after {} evaluations (training mean {} {:.3})\n",
+            "{}: {how}: {}\n",
             if v.is_empty() { "(all)" } else { v },
-            used[i].unwrap_or(0.0),
-            t.spec.metric,
-            means[i].unwrap_or(f64::NAN)
+            params.join(", ")
         ));
     }
+    if variants.len() < 2 {
+        return Ok(out);
+    }
+    let by = vec!["variant".to_string()];
+    let groups = crate::present::view::summarize(&t.heldout, &by, &t.spec.metric, t.spec.missing)?;
+    let pairing = crate::present::compare::Pairing::By(vec!["replicate".into()]);
+    let ranked = crate::present::compare::rank(
+        groups,
+        &t.spec.metric,
+        t.spec.better,
+        &pairing,
+        t.spec.missing,
+    )?;
+    let head = [
+        "rank",
+        "variant",
+        "held-out runs",
+        "median",
+        "mean",
+        "p vs best (Wilcoxon, Holm)",
+        "A12 of best",
+    ]
+    .map(String::from);
+    let rows: Vec<Vec<String>> = ranked
+        .iter()
+        .map(|r| {
+            let s = &r.entry.summary;
+            vec![
+                r.rank.to_string(),
+                r.entry.group.label(),
+                s.n.to_string(),
+                number(s.median, 2),
+                number(s.mean, 3),
+                r.p_holm.map_or("–".into(), |p| {
+                    crate::present::facts::format_fact(&p.into(), "p").unwrap_or_default()
+                }),
+                r.a12.map_or("–".into(), |a| number(a, 2)),
+            ]
+        })
+        .collect();
+    out.push_str(&format!(
+        "\nThe elites on the held-out instances ({}):\n",
+        t.spec.metric
+    ));
+    out.push_str(&markdown_table(&head, &rows));
     Ok(out)
 }
 

@@ -1,0 +1,147 @@
+//! The HTML report in a real browser: headless Chromium (Debian's `chromium`) opens the
+//! report written from the README's study, every figure draws, it prints to PDF and its
+//! screenshot is not blank. Asked to run (`cargo test --release --test browser --
+//! --ignored`, which `.ci/run` does when it can install Chromium), it fails when
+//! Chromium is missing rather than skip.
+
+mod common;
+
+use common::run_in;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Chromium's path: `$CHROMIUM`, or Debian's.
+fn chromium() -> PathBuf {
+    let path = std::env::var_os("CHROMIUM")
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    assert!(
+        path.is_file(),
+        "{}: no Chromium (install Debian's chromium)",
+        path.display()
+    );
+    path
+}
+
+/// Runs headless Chromium on `url` with `args`; returns its stdout.
+fn headless(profile: &Path, url: &str, args: &[String]) -> String {
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--virtual-time-budget=5000",
+            &format!("--user-data-dir={}", profile.display()),
+        ])
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("Chromium runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A report written from the README's study, in a folder of its own.
+fn report() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    std::fs::create_dir_all(dir.path().join("configs")).unwrap();
+    std::fs::create_dir_all(dir.path().join("experiments")).unwrap();
+    for block in readme
+        .split("```toml\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+    {
+        if block.contains("[experiment]") && block.contains("name = \"maze_") {
+            let name = block
+                .lines()
+                .find_map(|l| l.strip_prefix("name = \""))
+                .unwrap()
+                .trim_end_matches('"');
+            std::fs::write(dir.path().join(format!("configs/{name}.toml")), block).unwrap();
+        } else if block.contains("[[question]]") && block.contains("maze_methods") {
+            std::fs::write(dir.path().join("experiments/maze_methods.toml"), block).unwrap();
+        }
+    }
+    let out = run_in(
+        Some(dir.path()),
+        &["report", "--study", "maze_methods", "--quiet"],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = dir.path().join("outputs/report/maze_methods.html");
+    assert!(html.is_file());
+    (dir, html)
+}
+
+#[test]
+#[ignore = "needs Chromium: cargo test --release --test browser -- --ignored"]
+fn the_html_report_renders_prints_and_is_not_blank() {
+    let (dir, html) = report();
+    let profile = dir.path().join("profile");
+    let url = format!("file://{}", html.display());
+    // Every figure draws and every image (there are none: figures are inline) loads.
+    let dom = headless(&profile, &url, &["--dump-dom".into()]);
+    let figures = dom
+        .split("data-figures=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("the page's check ran");
+    let (drawn, all) = figures.split_once('/').unwrap();
+    assert_eq!(drawn, all, "figures drawn: {figures}");
+    assert!(all.parse::<u32>().unwrap() >= 2, "{figures}");
+    assert!(
+        dom.contains("data-images=\"0/0\""),
+        "no <img>: every figure is inline"
+    );
+    // Printing gives a PDF of pages.
+    let pdf = dir.path().join("report.pdf");
+    headless(
+        &profile,
+        &url,
+        &[
+            format!("--print-to-pdf={}", pdf.display()),
+            "--no-pdf-header-footer".into(),
+        ],
+    );
+    let bytes = std::fs::read(&pdf).unwrap();
+    assert!(bytes.starts_with(b"%PDF"), "a PDF");
+    let pages = bytes
+        .windows(10)
+        .filter(|w| w == b"/Type /Pag" || w == b"/Type/Page")
+        .count();
+    assert!(
+        pages >= 2 && bytes.len() > 20_000,
+        "{pages} pages, {} bytes",
+        bytes.len()
+    );
+    // The screenshot is far from blank: much larger than a blank page's.
+    let shot = |url: &str, file: &str| {
+        let path = dir.path().join(file);
+        headless(
+            &profile,
+            url,
+            &[
+                format!("--screenshot={}", path.display()),
+                "--window-size=1200,1600".into(),
+            ],
+        );
+        std::fs::metadata(&path).unwrap().len()
+    };
+    let blank = shot("about:blank", "blank.png");
+    let page = shot(&url, "page.png");
+    assert!(
+        page > 5 * blank,
+        "screenshot {page} bytes against a blank page's {blank}"
+    );
+}
