@@ -1,6 +1,6 @@
 //! The report: the studies (`experiments/*.toml`, built in or the working folder's;
-//! [`study`]) rendered block by block ([`blocks`]) into markdown, with figures in
-//! `figures/`.
+//! [`crate::study`]) rendered block by block ([`blocks`]) into markdown, with figures in
+//! `figures/`, and into one HTML page ([`html`]).
 //!
 //! The `report` command runs the experiments the chosen studies read and gives the
 //! tables to [`render`], which is all the report knows of them: it never runs an
