@@ -92,7 +92,10 @@ pub fn value_list(values: &[String], what: &str) -> String {
     if values.len() <= 10 {
         return values.join(", ");
     }
-    let numbers: Option<Vec<f64>> = values.iter().map(|v| v.parse().ok()).collect();
+    let numbers: Option<Vec<f64>> = values
+        .iter()
+        .map(|v| v.replace([',', '−'], "").parse().ok())
+        .collect();
     match numbers {
         Some(n) => {
             let lo = n.iter().copied().fold(f64::INFINITY, f64::min);

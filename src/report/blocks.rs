@@ -106,7 +106,7 @@ impl Renderer<'_> {
         if let Some(kind) = b.kind.figure() {
             return self.figure_block(b, &sel, kind, facts);
         }
-        match b.kind {
+        let shown = match b.kind {
             BlockKind::Table => self.table_block(b, &sel, facts),
             BlockKind::Compare => self.compare_block(b, &sel, facts),
             BlockKind::Aggregate => self.aggregate_block(b, &sel, facts),
@@ -118,7 +118,8 @@ impl Renderer<'_> {
             BlockKind::Ert => self.ert_block(b, &sel, facts),
             BlockKind::FixedBudget => self.fixed_budget_block(b, &sel, facts),
             _ => anyhow::bail!("a {} block renders nothing here", b.kind.name()),
-        }
+        }?;
+        Ok(if b.show { shown } else { String::new() })
     }
 
     /// The rows of the tables a block reads, after its filter. A filter that keeps no

@@ -149,15 +149,16 @@ pub fn config_facts(name: &str, config: &Config, tune: Option<&TuneSpec>) -> Fac
         let fact = match vs.as_slice() {
             [Value::Int(i)] => Fact::Int(*i),
             [Value::Float(x)] => Fact::Text(x.to_string()),
-            _ => Fact::Text(
-                vs.iter()
+            _ => {
+                let texts: Vec<String> = vs
+                    .iter()
                     .map(|v| match v {
-                        Value::Int(i) => crate::util::numfmt::thousands(i.unsigned_abs()),
+                        Value::Int(i) => crate::present::format::number(*i as f64, 0),
                         other => other.to_string(),
                     })
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
+                    .collect();
+                Fact::Text(crate::present::format::value_list(&texts, "values"))
+            }
         };
         f.set(format!("{name}.{k}"), fact);
     }

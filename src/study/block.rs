@@ -239,6 +239,10 @@ pub struct Block {
     /// Decimals shown in tables (default 1 for summaries, 0 for aggregates).
     #[serde(default)]
     pub digits: Option<usize>,
+    /// Tables: `false` computes the block's facts for the templates and shows nothing
+    /// (when another table already shows the values).
+    #[serde(default = "shown")]
+    pub show: bool,
     /// Column headers to show instead of the column names.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
@@ -310,4 +314,8 @@ impl Block {
     pub fn first_experiment(&self) -> Option<String> {
         self.tables().into_iter().next().map(|(config, ..)| config)
     }
+}
+
+fn shown() -> bool {
+    true
 }

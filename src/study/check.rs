@@ -184,6 +184,9 @@ fn check_scoped_keys(b: &super::Block) -> Result<(), String> {
     if !b.budgets.is_empty() && b.kind != BlockKind::FixedBudget {
         return Err("budgets apply to fixed_budget blocks".into());
     }
+    if !b.show && (!b.kind.makes_facts() || b.kind == BlockKind::Facts) {
+        return Err("show = false applies to blocks that compute facts (table, compare, aggregate, pivot, ert, fixed_budget)".into());
+    }
     if (b.paired.is_some() || b.best_of.is_some() || b.top.is_some())
         && b.kind != BlockKind::Compare
     {

@@ -1,6 +1,6 @@
 //! The fast IDA* for one-blank boards: the 15-puzzle assignment's algorithm specialised for tiles.
 //!
-//! Same search, same order and same counts as [`crate::search::ida`] on tiles (a test
+//! Same search, same order and same counts as [`mod@crate::search::ida`] on tiles (a test
 //! checks they agree node for node), but built for speed: the board is one mutable array
 //! updated in place (no allocation in the loop), Manhattan distance is updated
 //! incrementally from a table (the moved tile's old and new distance), linear conflicts

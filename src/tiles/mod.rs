@@ -2,7 +2,7 @@
 //! blanks, goals and validation ([`board`]), admissible heuristics ([`heuristic`]), the
 //! fast IDA* for one blank ([`ida`]), the generic algorithms applied to tiles
 //! ([`solve`]), the embedded benchmark sets ([`instances`]), state-space censuses
-//! ([`census`]), the seeds' output formats ([`format`]), and additive pattern databases
+//! ([`census`]), the seeds' output formats ([`mod@format`]), and additive pattern databases
 //! ([`pdb`]) with their fast serial and parallel IDA* ([`pdb_ida`]).
 
 pub mod board;
