@@ -233,3 +233,44 @@ fn bad_input_is_one_line_and_exit_2() {
         "goal",
     );
 }
+
+#[test]
+fn exact_proves_the_longest_paths_of_small_sizes() {
+    let four = run(&["rjm", "exact", "--size", "4"], "");
+    assert_eq!(four.code, 0, "{}", four.stderr);
+    let first = four.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with(
+            "4x4: the longest shortest path is 12 moves, reached by 2 of the 2,834,352 mazes (proved by exhaustive search"
+        ),
+        "{first}"
+    );
+    // One of them, printed as a grid of jumps.
+    assert_eq!(four.stdout.lines().count(), 5);
+    let five = run(&["rjm", "exact", "--size", "5"], "");
+    assert!(
+        five.stdout.starts_with(
+            "5x5: the longest shortest path is 21 moves, reached by 34 of the 14,089,640,214,528 mazes"
+        ),
+        "{}",
+        five.stdout
+    );
+    // A time limit too short to finish gives a bound, never a proof.
+    let seven = run(&["rjm", "exact", "--size", "8", "--seconds", "0.2"], "");
+    assert_eq!(seven.code, 0, "{}", seven.stderr);
+    assert!(
+        seven
+            .stdout
+            .starts_with("8x8: the longest shortest path is 60 to "),
+        "{}",
+        seven.stdout
+    );
+    for bad in [
+        &["rjm", "exact", "--size", "2"][..],
+        &["rjm", "exact", "--size", "11"],
+        &["rjm", "exact", "--size", "5", "--seconds", "0"],
+        &["rjm", "exact", "--size", "5", "--seconds", "nan"],
+    ] {
+        assert_user_error(&run(bad, ""), "");
+    }
+}

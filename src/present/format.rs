@@ -45,7 +45,7 @@ pub fn number(x: f64, digits: usize) -> String {
     let rounded_whole = a.round();
     if a >= 1000.0 || (a.fract() == 0.0) {
         if rounded_whole >= 9e15 {
-            return format!("{sign}{a:.3e}");
+            return format!("{sign}{}", scientific(a));
         }
         return format!("{sign}{}", thousands(rounded_whole as u64));
     }
@@ -54,6 +54,21 @@ pub fn number(x: f64, digits: usize) -> String {
         return "0".into();
     }
     format!("{sign}{text}")
+}
+
+/// A huge number as a reader writes it: `2.59 × 10²²` (three significant digits).
+fn scientific(a: f64) -> String {
+    let text = format!("{a:.2e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    let superscript: String = exponent
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']
+                [d.to_digit(10).unwrap_or(0) as usize],
+        })
+        .collect();
+    format!("{mantissa} × 10{superscript}")
 }
 
 /// A number to `significant` significant digits (for intervals and p-like values),
@@ -188,6 +203,8 @@ mod tests {
         assert_eq!(number(0.123456, 2), "0.12");
         assert_eq!(number(-0.0001, 2), "0");
         assert_eq!(number(f64::NAN, 2), "–");
+        assert_eq!(number(2.592e22, 0), "2.59 × 10²²");
+        assert_eq!(number(-1.0e16, 0), "−1.00 × 10¹⁶");
         assert_eq!(significant(0.0123456, 3), "0.0123");
         assert_eq!(significant(17.5123, 3), "17.5");
         assert_eq!(interval(0.40383, 0.59617), "[0.404, 0.596]");

@@ -69,6 +69,16 @@ enum RjmCommand {
     },
     /// Anneal one size with a budget and keep the longest maze ever found (src/rjm/data/best_mazes.toml)
     Best(BestArgs),
+    /// The longest shortest path of every maze of a size, by exhaustive search: proved for
+    /// 3x3 and 4x4 in moments; for 5x5 and up, proved or bounded within --seconds
+    Exact {
+        /// Maze size, 3 to 10
+        #[arg(long, value_parser = exact_size)]
+        size: usize,
+        /// Stop after this many seconds and print the bound proved so far (default: no limit)
+        #[arg(long, value_parser = seconds_arg)]
+        seconds: Option<f64>,
+    },
     /// Part 6: simulated annealing with geometric cooling
     Anneal {
         #[command(flatten)]
@@ -120,6 +130,28 @@ pub fn maze_size(s: &str) -> Result<usize, String> {
         Ok(n) => Err(format!("size {n} is outside 5-10")),
         Err(_) => Err(format!(
             "{} is not a maze size (5-10)",
+            crate::util::input::excerpt(s)
+        )),
+    }
+}
+
+/// A size for `exact`, 3 to 10.
+fn exact_size(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if (3..=10).contains(&n) => Ok(n as usize),
+        _ => Err(format!(
+            "{} is not a maze size for exact search (3-10)",
+            crate::util::input::excerpt(s)
+        )),
+    }
+}
+
+/// A time limit in seconds, above 0 and at most a year.
+fn seconds_arg(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 3.2e7 => Ok(x),
+        _ => Err(format!(
+            "{} is not a time limit in seconds (above 0, at most 3.2e7)",
             crate::util::input::excerpt(s)
         )),
     }
@@ -191,6 +223,7 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
             format_maze(&Maze::random(size, &mut rng))
         }
         RjmCommand::Evaluate { common, maze } => evaluate(&common, maze.as_deref())?,
+        RjmCommand::Exact { size, seconds } => exact(size, seconds)?,
         RjmCommand::Descend { common, iterations } => {
             let iterations = value_or_ask(iterations, "Iterations? ", iterations_arg)?;
             search(
@@ -308,6 +341,33 @@ fn best(a: &BestArgs) -> anyhow::Result<String> {
             "not longer than the stored maze: {} unchanged\n",
             store.display()
         ));
+    }
+    Ok(out)
+}
+
+/// `rjm exact`: the exhaustive search, pruned from the best stored maze of the size.
+fn exact(size: usize, seconds: Option<f64>) -> anyhow::Result<String> {
+    let known = crate::rjm::best::built_in()?
+        .into_iter()
+        .find(|r| r.size == size)
+        .map(|r| r.length as u32);
+    let started = std::time::Instant::now();
+    let mut e = crate::rjm::exact::solve(size, known.unwrap_or(0), seconds);
+    let seconds = started.elapsed().as_secs_f64();
+    if let Some(k) = known.filter(|&k| k > e.longest) {
+        // Stopped before meeting a maze as long as the stored one, which exists.
+        e.longest = k;
+        e.upper_bound = e.upper_bound.max(k);
+        e.example = None;
+    }
+    let mut out = e.describe(seconds);
+    out.push('\n');
+    if let Some(jumps) = &e.example {
+        for row in jumps.chunks(size) {
+            let cells: Vec<String> = row.iter().map(|j| j.to_string()).collect();
+            out.push_str(&cells.join(" "));
+            out.push('\n');
+        }
     }
     Ok(out)
 }
