@@ -70,93 +70,76 @@ pub fn count_within(
     }
 }
 
-fn layers<K: Key + Ord>(
-    shape: &Shape,
-    start: Board,
-    packer: &Packer,
-    max_jumps: u32,
+/// What the layers of one count share: the shape, the packing of boards into keys, the
+/// symmetries fixing the start, and the memory limit.
+struct Layers<'a> {
+    shape: &'a Shape,
+    packer: &'a Packer,
+    fixing: Vec<usize>,
+    same_group: bool,
     memory_limit: u64,
-    mut progress: impl FnMut(&CountRow),
-) -> anyhow::Result<Vec<CountRow>> {
-    let key_bytes = std::mem::size_of::<K>() as u64;
-    let over = |jumps: u32, keys: usize| {
-        crate::user_error!(
-            "counting stops after {jumps} jumps: the next layer needs more than the memory limit of {} ({keys} positions held so far; --memory-limit raises it, --max-jumps stops earlier)",
-            crate::util::memory::bytes_text(memory_limit)
-        )
-    };
-    let all: Vec<usize> = (0..shape.symmetry_count()).collect();
-    // The symmetries fixing the start also fix the whole reachable set.
-    let fixing = shape.stabilizer(start);
-    let same_group = fixing.len() == all.len();
-    let unpack = |k: K| Board(packer.unpack(k.to_u128()));
-    let mut layer: Vec<K> = vec![K::from_mask(shape.canonical_in(&fixing, start).0.0, packer)];
-    let mut rows = Vec::new();
-    for jumps in 0.. {
-        if layer.is_empty() {
-            break;
-        }
+}
+
+impl Layers<'_> {
+    fn unpack<K: Key>(&self, k: K) -> Board {
+        Board(self.packer.unpack(k.to_u128()))
+    }
+
+    /// The row of one layer: its positions, and its positions up to every symmetry.
+    fn row<K: Key + Ord>(&self, jumps: u32, layer: &[K]) -> CountRow {
+        let (shape, fixing) = (self.shape, &self.fixing);
         let positions: u64 = layer
             .par_iter()
-            .map(|&k| (fixing.len() as u32 / shape.canonical_in(&fixing, unpack(k)).1) as u64)
+            .map(|&k| (fixing.len() as u32 / shape.canonical_in(fixing, self.unpack(k)).1) as u64)
             .sum();
-        let orbits = if same_group {
+        let orbits = if self.same_group {
             layer.len() as u64
         } else {
             let mut full: Vec<K> = layer
                 .par_iter()
-                .map(|&k| K::from_mask(shape.canonical(unpack(k)).0, packer))
+                .map(|&k| K::from_mask(shape.canonical(self.unpack(k)).0, self.packer))
                 .collect();
             full.par_sort_unstable();
             full.dedup();
             full.len() as u64
         };
-        let row = CountRow {
+        CountRow {
             jumps,
             positions,
             positions_up_to_symmetry: orbits,
-        };
-        progress(&row);
-        rows.push(row);
-        if jumps >= max_jumps {
-            break;
         }
+    }
+
+    fn over(&self, jumps: u32, keys: usize) -> anyhow::Error {
+        crate::user_error!(
+            "counting stops after {jumps} jumps: the next layer needs more than the memory limit of {} ({keys} positions held so far; --memory-limit raises it, --max-jumps stops earlier)",
+            crate::util::memory::bytes_text(self.memory_limit)
+        )
+    }
+
+    /// The positions one jump after `layer`, canonical and deduplicated, within the
+    /// memory limit (the layer and the next one are counted as they grow).
+    fn next<K: Key + Ord>(&self, jumps: u32, layer: &[K]) -> anyhow::Result<Vec<K>> {
+        let key_bytes = std::mem::size_of::<K>() as u64;
         // Up front: the layer, and a next layer at least as large, must fit.
-        if (layer.len() as u64).saturating_mul(2 * key_bytes) > memory_limit {
-            return Err(over(jumps, layer.len()));
+        if (layer.len() as u64).saturating_mul(2 * key_bytes) > self.memory_limit {
+            return Err(self.over(jumps, layer.len()));
         }
+        let needed = |next: usize, part: usize| {
+            (layer.len() + part) as u64 * key_bytes + (next + part) as u64 * key_bytes * 2
+        };
         let mut next: Vec<K> = Vec::new();
         let mut deduped = 0usize;
         for batch in layer.chunks(BATCH) {
-            let part: Vec<K> = batch
-                .par_chunks(1 << 14)
-                .flat_map_iter(|chunk| {
-                    let mut out = Vec::with_capacity(chunk.len() * 8);
-                    for &k in chunk {
-                        let b = unpack(k);
-                        shape.for_each_jump(b, |j| {
-                            let child = shape.canonical_in(&fixing, b.apply(j)).0;
-                            out.push(K::from_mask(child.0, packer));
-                            true
-                        });
-                    }
-                    out.sort_unstable();
-                    out.dedup();
-                    out
-                })
-                .collect();
+            let part = self.children(batch);
             // Growing `next` may double its buffer: count the old and the new one.
-            let needed = (layer.len() + part.len()) as u64 * key_bytes
-                + (next.len() + part.len()) as u64 * key_bytes * 2;
-            if needed > memory_limit {
+            if needed(next.len(), part.len()) > self.memory_limit {
                 next.par_sort_unstable();
                 next.dedup();
                 next.shrink_to_fit();
                 deduped = next.len();
-                let needed = (layer.len() + part.len()) as u64 * key_bytes
-                    + (next.len() + part.len()) as u64 * key_bytes * 2;
-                if needed > memory_limit {
-                    return Err(over(jumps, layer.len() + next.len()));
+                if needed(next.len(), part.len()) > self.memory_limit {
+                    return Err(self.over(jumps, layer.len() + next.len()));
                 }
             }
             next.extend(part);
@@ -166,11 +149,67 @@ fn layers<K: Key + Ord>(
                 deduped = next.len();
             }
         }
-        drop(layer);
         next.par_sort_unstable();
         next.dedup();
         next.shrink_to_fit();
-        layer = next;
+        Ok(next)
+    }
+
+    /// The canonical children of a batch of positions, deduplicated per chunk.
+    fn children<K: Key + Ord>(&self, batch: &[K]) -> Vec<K> {
+        batch
+            .par_chunks(1 << 14)
+            .flat_map_iter(|chunk| {
+                let mut out = Vec::with_capacity(chunk.len() * 8);
+                for &k in chunk {
+                    let b = self.unpack(k);
+                    self.shape.for_each_jump(b, |j| {
+                        let child = self.shape.canonical_in(&self.fixing, b.apply(j)).0;
+                        out.push(K::from_mask(child.0, self.packer));
+                        true
+                    });
+                }
+                out.sort_unstable();
+                out.dedup();
+                out
+            })
+            .collect()
+    }
+}
+
+fn layers<K: Key + Ord>(
+    shape: &Shape,
+    start: Board,
+    packer: &Packer,
+    max_jumps: u32,
+    memory_limit: u64,
+    mut progress: impl FnMut(&CountRow),
+) -> anyhow::Result<Vec<CountRow>> {
+    // The symmetries fixing the start also fix the whole reachable set.
+    let fixing = shape.stabilizer(start);
+    let l = Layers {
+        shape,
+        packer,
+        same_group: fixing.len() == shape.symmetry_count(),
+        fixing,
+        memory_limit,
+    };
+    let mut layer: Vec<K> = vec![K::from_mask(
+        shape.canonical_in(&l.fixing, start).0.0,
+        packer,
+    )];
+    let mut rows = Vec::new();
+    for jumps in 0.. {
+        if layer.is_empty() {
+            break;
+        }
+        let row = l.row(jumps, &layer);
+        progress(&row);
+        rows.push(row);
+        if jumps >= max_jumps {
+            break;
+        }
+        layer = l.next(jumps, &layer)?;
     }
     Ok(rows)
 }
