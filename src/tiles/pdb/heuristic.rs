@@ -3,7 +3,7 @@
 //! main diagonal when the goal is symmetric under it.
 
 use super::Partition;
-use super::store::{Origin, load_or_build};
+use super::store::{Origin, check_cache, load_or_build};
 use super::table::Table;
 use crate::tiles::board::{Board, MAX_CELLS};
 use std::path::Path;
@@ -89,7 +89,8 @@ impl PdbHeuristic {
         }
     }
 
-    /// Builds (or loads from the cache folder) every table of `partition`.
+    /// Builds (or loads from the cache folder) every table of `partition`, after checking
+    /// the cache ([`check_cache`]) so that a bad folder is reported before any build.
     /// `progress(pattern index, done, total)` reports each build.
     pub fn load_or_build(
         goal: &Board,
@@ -98,6 +99,7 @@ impl PdbHeuristic {
         reflect: bool,
         progress: &dyn Fn(usize, u64, u64),
     ) -> anyhow::Result<(PdbHeuristic, Vec<Origin>)> {
+        check_cache(cache, goal, &partition.groups)?;
         let mut tables = Vec::new();
         let mut origins = Vec::new();
         for (i, g) in partition.groups.iter().enumerate() {

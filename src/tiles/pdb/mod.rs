@@ -55,8 +55,8 @@ pub use heuristic::{PdbHeuristic, Reflection};
 pub use names::{HEURISTIC_NAMES, check_ida_heuristic, heuristic_partition, split_heuristics};
 pub use rank::Pattern;
 pub use store::{
-    DEFAULT_CACHE_DIR, FORMAT_VERSION, Origin, cache_file, histogram_text, load, load_or_build,
-    progress_lines, save, shared,
+    DEFAULT_CACHE_DIR, FORMAT_VERSION, Origin, cache_file, check_cache, histogram_text, load,
+    load_or_build, progress_lines, save, shared,
 };
 pub use table::{Encoding, Table};
 

@@ -8,6 +8,7 @@ use super::heuristic::PdbHeuristic;
 use super::rank::Pattern;
 use super::table::{Encoding, Table};
 use crate::tiles::board::Board;
+use crate::user_bail;
 use crate::util::rng::fnv1a;
 use anyhow::Context;
 use std::io::{Read, Write};
@@ -61,6 +62,10 @@ pub fn save(path: &Path, goal: &Board, table: &Table) -> anyhow::Result<()> {
 
 /// Loads a table saved by [`save`]; an error says why the file cannot be used.
 pub fn load(path: &Path, goal: &Board, tiles: &[u8]) -> anyhow::Result<Table> {
+    // Only a regular file is opened: opening a FIFO would wait for a writer forever.
+    if !std::fs::metadata(path)?.is_file() {
+        anyhow::bail!("not a regular file");
+    }
     let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
     let mut take = |len: usize| -> anyhow::Result<Vec<u8>> {
         let mut b = vec![0u8; len];
@@ -125,6 +130,41 @@ pub fn load(path: &Path, goal: &Board, tiles: &[u8]) -> anyhow::Result<Table> {
     t.histogram = histogram;
     t.build_seconds = build_seconds;
     Ok(t)
+}
+
+/// Checks, before any table is built, that `dir` can serve as the cache of `groups`'
+/// tables towards `goal`: `dir` is a folder, or can be made one (its nearest existing
+/// ancestor is a folder), and each table's file is a regular file where it exists (a
+/// FIFO, device or folder there would block the load or the save). The error names the
+/// path and what to do, as a user error (exit code 2).
+pub fn check_cache(dir: &Path, goal: &Board, groups: &[Vec<u8>]) -> anyhow::Result<()> {
+    let mut at = dir;
+    loop {
+        match std::fs::metadata(at) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => user_bail!(
+                "the pattern-database cache {}: {} is not a folder; give --cache (or SEARCHLAB_PDB_CACHE) a folder, or move that file away",
+                dir.display(),
+                at.display()
+            ),
+            Err(_) => match at.parent().filter(|p| !p.as_os_str().is_empty()) {
+                Some(parent) => at = parent,
+                None => break,
+            },
+        }
+    }
+    for tiles in groups {
+        let file = cache_file(dir, goal, tiles);
+        if let Ok(m) = std::fs::metadata(&file)
+            && !m.is_file()
+        {
+            user_bail!(
+                "the pattern-database file {} is not a regular file (a FIFO, device or folder stands there); remove it, or give --cache (or SEARCHLAB_PDB_CACHE) another folder",
+                file.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Where a table came from.
