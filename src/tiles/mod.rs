@@ -13,6 +13,7 @@ pub mod format;
 pub mod heuristic;
 pub mod ida;
 pub mod instances;
+pub mod korf24;
 pub mod pdb;
 pub mod pdb_ida;
 pub mod solve;

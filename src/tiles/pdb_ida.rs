@@ -20,7 +20,7 @@
 
 use super::board::{Board, MAX_CELLS, MoveOrder};
 use super::deepen::{Control, Counters, IdaResult, Iterate, Iteration, MAX_PATH, Moves, NONE};
-use super::pdb::PdbHeuristic;
+use super::pdb::{PdbHeuristic, Table};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -39,22 +39,63 @@ struct Frontier {
     expanded: u64,
 }
 
+/// The patterns of one state (the searched one, or its reflection): each pattern's tile
+/// cells, rank and stored value, updated move by move, and the values' sum.
+#[derive(Clone, Default)]
+struct Patterns {
+    /// `pos[g][i]`: the cell of tile i of pattern g.
+    pos: [[u8; MAX_CELLS]; MAX_GROUPS],
+    rank: [u32; MAX_GROUPS],
+    val: [u32; MAX_GROUPS],
+    sum: u32,
+}
+
+impl Patterns {
+    /// Ranks and looks up every pattern from `pos`.
+    fn rank_all(&mut self, tables: &[Table]) {
+        self.sum = 0;
+        for (g, table) in tables.iter().enumerate() {
+            self.rank[g] = table.pattern.rank(&self.pos[g][..table.pattern.len()]);
+            self.val[g] = table.get(self.rank[g]);
+            self.sum += self.val[g];
+        }
+    }
+
+    /// Moves tile `i` of pattern `g` (whose table is `table`) to cell `to`: its rank and
+    /// value updated; returns the old (value, rank) for [`Self::undo`].
+    #[inline(always)]
+    fn update(&mut self, table: &Table, g: usize, i: usize, to: u8) -> (u32, u32) {
+        let pos = &mut self.pos[g];
+        let r = table
+            .pattern
+            .rank_moved(&pos[..table.pattern.len()], self.rank[g], i, to);
+        pos[i] = to;
+        let v = table.get(r);
+        let old = (self.val[g], self.rank[g]);
+        self.val[g] = v;
+        self.rank[g] = r;
+        self.sum = self.sum + v - old.0;
+        old
+    }
+
+    /// Moves tile `i` of pattern `g` back to cell `from`, restoring `old` (value, rank).
+    #[inline(always)]
+    fn undo(&mut self, g: usize, i: usize, from: u8, old: (u32, u32)) {
+        self.pos[g][i] = from;
+        self.sum = self.sum + old.0 - self.val[g];
+        self.val[g] = old.0;
+        self.rank[g] = old.1;
+    }
+}
+
 #[derive(Clone)]
 struct Search<'a> {
     h: &'a PdbHeuristic,
     moves: Moves,
     cells: [u8; 32],
-    /// `gpos[g][i]`: the cell of tile i of pattern g; `rgpos` for the reflected state.
-    gpos: [[u8; MAX_CELLS]; MAX_GROUPS],
-    rgpos: [[u8; MAX_CELLS]; MAX_GROUPS],
-    /// The stored table values of the patterns (and of the reflected state's).
-    sval: [u32; MAX_GROUPS],
-    rsval: [u32; MAX_GROUPS],
-    /// The patterns' ranks (and the reflected state's), updated move by move.
-    rank: [u32; MAX_GROUPS],
-    rrank: [u32; MAX_GROUPS],
-    sum: u32,
-    rsum: u32,
+    /// The state's patterns, and the reflected state's.
+    fwd: Patterns,
+    refl: Patterns,
     bound: u32,
     next_bound: u32,
     c: Counters,
@@ -77,14 +118,8 @@ impl<'a> Search<'a> {
             h,
             moves: Moves::new(start.shape(), order),
             cells,
-            gpos: [[0; MAX_CELLS]; MAX_GROUPS],
-            rgpos: [[0; MAX_CELLS]; MAX_GROUPS],
-            sval: [0; MAX_GROUPS],
-            rsval: [0; MAX_GROUPS],
-            rank: [0; MAX_GROUPS],
-            rrank: [0; MAX_GROUPS],
-            sum: 0,
-            rsum: 0,
+            fwd: Patterns::default(),
+            refl: Patterns::default(),
             bound: 0,
             next_bound: u32::MAX,
             c: Counters::new(None),
@@ -107,28 +142,19 @@ impl<'a> Search<'a> {
             let t = usize::from(self.cells[c]);
             let g = h.group[t];
             if t != 0 && g != NONE {
-                self.gpos[usize::from(g)][usize::from(h.index[t])] = c as u8;
+                self.fwd.pos[usize::from(g)][usize::from(h.index[t])] = c as u8;
             }
             if let Some(r) = &h.reflection {
                 let rt = usize::from(r.tile[t]);
                 let rg = h.group[rt];
                 if rt != 0 && rg != NONE {
-                    self.rgpos[usize::from(rg)][usize::from(h.index[rt])] = r.cell[c];
+                    self.refl.pos[usize::from(rg)][usize::from(h.index[rt])] = r.cell[c];
                 }
             }
         }
-        self.sum = 0;
-        self.rsum = 0;
-        for (g, table) in h.tables.iter().enumerate() {
-            let k = table.pattern.len();
-            self.rank[g] = table.pattern.rank(&self.gpos[g][..k]);
-            self.sval[g] = table.get(self.rank[g]);
-            self.sum += self.sval[g];
-            if h.reflection.is_some() {
-                self.rrank[g] = table.pattern.rank(&self.rgpos[g][..k]);
-                self.rsval[g] = table.get(self.rrank[g]);
-                self.rsum += self.rsval[g];
-            }
+        self.fwd.rank_all(&h.tables);
+        if h.reflection.is_some() {
+            self.refl.rank_all(&h.tables);
         }
     }
 
@@ -144,10 +170,11 @@ impl<'a> Search<'a> {
         self.found_len = g as usize + 1;
     }
 
-    /// Depth-first search below the current board (blank at `blank`, depth `g`,
-    /// Manhattan distance `md`), never undoing move `prev` (4 = none). `REFLECT`: the
-    /// heuristic takes the maximum with the reflected state's sum.
-    fn dfs<const REFLECT: bool>(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+    /// True when the node is not to be expanded: it is on the parallel search's frontier
+    /// (collected there), the expansion limit is reached, or a subtree before this one
+    /// holds a goal.
+    #[inline(always)]
+    fn stop(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
         if g == self.split {
             self.frontier.push(Frontier {
                 cells: self.cells,
@@ -158,16 +185,26 @@ impl<'a> Search<'a> {
                 generated: self.c.generated,
                 expanded: self.c.expanded,
             });
-            return false;
+            return true;
         }
         if self.c.expanded >= self.c.limit {
             self.c.limit_reached = true;
-            return false;
+            return true;
         }
         if let Some((best, me)) = self.cancel
             && best.load(Relaxed) < me
         {
             self.cancelled = true;
+            return true;
+        }
+        false
+    }
+
+    /// Depth-first search below the current board (blank at `blank`, depth `g`,
+    /// Manhattan distance `md`), never undoing move `prev` (4 = none). `REFLECT`: the
+    /// heuristic takes the maximum with the reflected state's sum.
+    fn dfs<const REFLECT: bool>(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+        if self.stop(blank, g, md, prev) {
             return false;
         }
         self.c.expanded += 1;
@@ -186,58 +223,31 @@ impl<'a> Search<'a> {
             let nmd = md + u32::from(h.md[tile][blank]) - u32::from(h.md[tile][np]);
             self.cells[blank] = tile as u8;
             self.cells[np] = 0;
-            // The moved tile's pattern.
+            // The moved tile's pattern, and the reflected state's pattern of the
+            // reflected tile, looked up only when it can matter: when the child is not
+            // pruned, or might lower the next bound. When the lookup is skipped the stale
+            // sum cannot matter: f is already above both the bound and the next bound.
             let gi = usize::from(h.group[tile]);
-            let (old, old_rank) = if gi < MAX_GROUPS {
-                let table = &h.tables[gi];
-                let i = usize::from(h.index[tile]);
-                let pos = &mut self.gpos[gi];
-                let r = table.pattern.rank_moved(
-                    &pos[..table.pattern.len()],
-                    self.rank[gi],
-                    i,
-                    blank as u8,
-                );
-                pos[i] = blank as u8;
-                let v = table.get(r);
-                let old = (self.sval[gi], self.rank[gi]);
-                self.sval[gi] = v;
-                self.rank[gi] = r;
-                self.sum = self.sum + v - old.0;
-                old
+            let old = if gi < MAX_GROUPS {
+                self.fwd
+                    .update(&h.tables[gi], gi, usize::from(h.index[tile]), blank as u8)
             } else {
                 (0, 0)
             };
-            let mut f = g + 1 + nmd + 2 * self.sum;
-            // The reflected state's pattern of the reflected tile, looked up only when it
-            // can matter: when the child is not pruned, or might lower the next bound.
+            let mut f = g + 1 + nmd + 2 * self.fwd.sum;
             let mut rgi = MAX_GROUPS;
-            let (mut rold, mut rold_rank) = (0, 0);
+            let mut rold = (0, 0);
             if REFLECT && let Some(r) = &h.reflection {
                 let rt = usize::from(r.tile[tile]);
                 let g2 = usize::from(h.group[rt]);
                 if g2 < MAX_GROUPS && (f <= self.bound || f < self.next_bound) {
-                    let table = &h.tables[g2];
-                    let ri = usize::from(h.index[rt]);
                     let to = r.cell[blank];
-                    let pos = &mut self.rgpos[g2];
-                    let rr = table.pattern.rank_moved(
-                        &pos[..table.pattern.len()],
-                        self.rrank[g2],
-                        ri,
-                        to,
-                    );
-                    pos[ri] = to;
-                    let v = table.get(rr);
-                    (rold, rold_rank) = (self.rsval[g2], self.rrank[g2]);
-                    self.rsval[g2] = v;
-                    self.rrank[g2] = rr;
-                    self.rsum = self.rsum + v - rold;
+                    rold = self
+                        .refl
+                        .update(&h.tables[g2], g2, usize::from(h.index[rt]), to);
                     rgi = g2;
                 }
-                // When the lookup is skipped the stale sum cannot matter: f is already
-                // above both the bound and the next bound.
-                f = f.max(g + 1 + nmd + 2 * self.rsum);
+                f = f.max(g + 1 + nmd + 2 * self.refl.sum);
             }
             let mut found = false;
             if f > self.bound {
@@ -259,17 +269,11 @@ impl<'a> Search<'a> {
                 && rgi < MAX_GROUPS
                 && let Some(r) = &h.reflection
             {
-                let rt = usize::from(r.tile[tile]);
-                self.rgpos[rgi][usize::from(h.index[rt])] = r.cell[np];
-                self.rsum = self.rsum + rold - self.rsval[rgi];
-                self.rsval[rgi] = rold;
-                self.rrank[rgi] = rold_rank;
+                let ri = usize::from(h.index[usize::from(r.tile[tile])]);
+                self.refl.undo(rgi, ri, r.cell[np], rold);
             }
             if gi < MAX_GROUPS {
-                self.gpos[gi][usize::from(h.index[tile])] = np as u8;
-                self.sum = self.sum + old - self.sval[gi];
-                self.sval[gi] = old;
-                self.rank[gi] = old_rank;
+                self.fwd.undo(gi, usize::from(h.index[tile]), np as u8, old);
             }
             self.cells[np] = tile as u8;
             self.cells[blank] = 0;
@@ -293,8 +297,8 @@ impl<'a> Search<'a> {
 
     fn h0(&self) -> u32 {
         let md = self.md();
-        md + 2 * self.sum.max(if self.h.reflection.is_some() {
-            self.rsum
+        md + 2 * self.fwd.sum.max(if self.h.reflection.is_some() {
+            self.refl.sum
         } else {
             0
         })
