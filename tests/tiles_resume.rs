@@ -39,10 +39,12 @@ fn searchlab(config: &Path, out: &Path) -> Command {
     cmd
 }
 
+/// The non-empty lines of a file (none when it is missing).
 fn lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
+        .filter(|l| !l.trim().is_empty())
         .map(str::to_string)
         .collect()
 }
