@@ -281,3 +281,128 @@ fn pdb_heuristic_names_work_with_solve_and_batch() {
         "tile 30 is not on the 4x4 board",
     );
 }
+
+/// Runs `searchlab tiles <args…>` in `dir` with `SEARCHLAB_PDB_CACHE` set to `cache`
+/// (removed when `None`).
+fn run_env(dir: &std::path::Path, args: &[&str], cache: Option<&std::path::Path>) -> Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_searchlab"));
+    cmd.arg("tiles").args(args).current_dir(dir);
+    match cache {
+        Some(c) => cmd.env("SEARCHLAB_PDB_CACHE", c),
+        None => cmd.env_remove("SEARCHLAB_PDB_CACHE"),
+    };
+    let out = cmd.output().expect("the binary runs");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The files of a folder, sorted.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_pdb_cache_follows_out_and_the_environment() {
+    // `tiles solve` puts its tables in <out>/pdb, or where SEARCHLAB_PDB_CACHE says, as
+    // pipeline runs do; `--cache` wins over both.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("eight.txt"), "8 6 7 2 5 4 3 0 1\n").unwrap();
+    let pdb = ["solve", "eight.txt", "--heuristic", "pdb:1,2,3,4/5,6,7,8"];
+    let out = run_env(d, &[&pdb[..], &["--out", "mine"]].concat(), None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("Solution = 31"), "{}", out.stdout);
+    assert_eq!(files_in(&d.join("mine/pdb")).len(), 2);
+    assert!(!d.join("outputs").exists(), "nothing in the default folder");
+    let env = d.join("from-env");
+    let out = run_env(d, &pdb, Some(&env));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(files_in(&env).len(), 2, "SEARCHLAB_PDB_CACHE is honoured");
+    assert!(!d.join("outputs").exists());
+    let out = run_env(d, &[&pdb[..], &["--cache", "flag"]].concat(), Some(&env));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(files_in(&d.join("flag")).len(), 2, "--cache wins");
+    let out = run_env(
+        d,
+        &["pdb", "build", "--partition", "5-5-5", "--out", "b"],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(files_in(&d.join("b/pdb")).len(), 3);
+}
+
+#[test]
+fn a_pdb_cache_that_is_a_file_or_device_is_refused_before_any_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("eight.txt"), "8 6 7 2 5 4 3 0 1\n").unwrap();
+    std::fs::write(d.join("a-file"), "x").unwrap();
+    let pdb = ["solve", "eight.txt", "--heuristic", "pdb:1,2,3,4/5,6,7,8"];
+    for (flag, env, named) in [
+        (Some("a-file"), None, "a-file"),
+        (Some("a-file/sub"), None, "a-file"),
+        (None, Some(std::path::Path::new("/dev/null")), "/dev/null"),
+    ] {
+        let mut args = pdb.to_vec();
+        if let Some(f) = flag {
+            args.extend(["--cache", f]);
+        }
+        let out = run_env(d, &args, env);
+        common::assert_user_error(&out, "is not a folder");
+        assert!(out.stderr.contains(named), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("--cache"),
+            "says what to do: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("building"), "no table was built first");
+    }
+    // The 24-puzzle's 6-6-6-6 tables would take many minutes: refused at once.
+    let out = run_env(
+        d,
+        &[
+            "pdb",
+            "build",
+            "--partition",
+            "6-6-6-6",
+            "--cache",
+            "/dev/null",
+        ],
+        None,
+    );
+    common::assert_user_error(&out, "/dev/null");
+}
+
+#[test]
+fn a_fifo_where_a_pdb_file_is_expected_is_refused_not_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("eight.txt"), "8 6 7 2 5 4 3 0 1\n").unwrap();
+    let pdb = ["solve", "eight.txt", "--heuristic", "pdb:1,2,3,4/5,6,7,8"];
+    let out = run_env(d, &[&pdb[..], &["--cache", "c"]].concat(), None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let files = files_in(&d.join("c"));
+    let victim = d.join("c").join(&files[0]);
+    std::fs::remove_file(&victim).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&victim)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Opening the FIFO would block for ever; the check refuses it at once.
+    let started = std::time::Instant::now();
+    let out = run_env(d, &[&pdb[..], &["--cache", "c"]].concat(), None);
+    common::assert_user_error(&out, "is not a regular file");
+    assert!(out.stderr.contains(&files[0]), "{}", out.stderr);
+    assert!(started.elapsed().as_secs() < 60);
+}

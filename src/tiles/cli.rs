@@ -60,9 +60,12 @@ pub struct PdbBuildArgs {
     /// Board side for a custom partition (default: the smallest square holding its tiles).
     #[arg(long)]
     pub side: Option<usize>,
-    /// The cache folder (default: $SEARCHLAB_PDB_CACHE, else outputs/pdb).
+    /// The cache folder (default: $SEARCHLAB_PDB_CACHE, else <out>/pdb).
     #[arg(long)]
     pub cache: Option<PathBuf>,
+    /// Output folder whose pdb/ is the default cache.
+    #[arg(long, default_value = "outputs")]
+    pub out: PathBuf,
 }
 
 /// Where an instance comes from and what its goal is.
@@ -148,9 +151,13 @@ pub struct SolveArgs {
     /// `--heuristic pdb:PARTITION`.
     #[arg(long)]
     pub pdb: Option<String>,
-    /// The pattern-database cache folder (default: $SEARCHLAB_PDB_CACHE, else outputs/pdb).
+    /// The pattern-database cache folder (default: $SEARCHLAB_PDB_CACHE, else <out>/pdb).
     #[arg(long)]
     pub cache: Option<PathBuf>,
+    /// Output folder: the pattern-database cache is <out>/pdb unless --cache or
+    /// $SEARCHLAB_PDB_CACHE says otherwise (as for `searchlab run`).
+    #[arg(long, default_value = "outputs")]
+    pub out: PathBuf,
     /// With `--pdb`: search the subtrees below a frontier depth on all cores (same
     /// counts and solution as the serial search).
     #[arg(long)]
@@ -326,7 +333,7 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
     };
     let goal = Board::default_goal(crate::tiles::board::Shape::new(side, side)?, 1);
     let started = std::time::Instant::now();
-    let cache = cache_dir(a.cache.as_deref(), std::path::Path::new("outputs"));
+    let cache = cache_dir(a.cache.as_deref(), &a.out);
     let (h, origins) = pdb_heuristic(&a.partition, &goal, &cache)?;
     let mut s = format!(
         "partition {} on the {} board: {} tables, {} bytes, {:.2} s\n",
@@ -357,6 +364,39 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
     Ok(s)
 }
 
+/// `tiles solve` with pattern databases: IDA*, serial or parallel.
+fn solve_pdb(
+    a: &SolveArgs,
+    partition: &str,
+    start: &Board,
+    goal: &Board,
+    order: MoveOrder,
+) -> anyhow::Result<String> {
+    if a.algorithm != Algorithm::Ida || start.blanks() != 1 {
+        user_bail!("pattern databases work with --algorithm ida on one-blank boards");
+    }
+    let cache = cache_dir(a.cache.as_deref(), &a.out);
+    let (h, _) = pdb_heuristic(partition, goal, &cache)?;
+    let r = if a.parallel && a.expand_limit.is_none() {
+        pdb_ida::solve_parallel(start, &h, order)
+    } else {
+        pdb_ida::solve(start, &h, order, a.expand_limit)
+    };
+    let mut s = format::ida_block(start, &r);
+    if a.show_moves
+        && let Some(m) = &r.moves
+    {
+        s.push_str(&moves_line(m));
+    }
+    Ok(s)
+}
+
+/// The `Moves = …` line of `--show-moves`.
+fn moves_line(m: &[crate::tiles::Dir]) -> String {
+    let letters: String = m.iter().map(|d| d.letter()).collect();
+    format!("Moves = {letters}\n")
+}
+
 fn solve(a: &SolveArgs) -> anyhow::Result<String> {
     let (start, goal) = load(&a.board)?;
     let order = MoveOrder::parse(&a.move_order)?;
@@ -365,24 +405,7 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         .as_deref()
         .or_else(|| pdb::heuristic_partition(&a.board.heuristic));
     if let Some(partition) = partition {
-        if a.algorithm != Algorithm::Ida || start.blanks() != 1 {
-            user_bail!("pattern databases work with --algorithm ida on one-blank boards");
-        }
-        let cache = cache_dir(a.cache.as_deref(), std::path::Path::new("outputs"));
-        let (h, _) = pdb_heuristic(partition, &goal, &cache)?;
-        let r = if a.parallel && a.expand_limit.is_none() {
-            pdb_ida::solve_parallel(&start, &h, order)
-        } else {
-            pdb_ida::solve(&start, &h, order, a.expand_limit)
-        };
-        let mut s = format::ida_block(&start, &r);
-        if a.show_moves
-            && let Some(m) = &r.moves
-        {
-            let letters: String = m.iter().map(|d| d.letter()).collect();
-            s.push_str(&format!("Moves = {letters}\n"));
-        }
-        return Ok(s);
+        return solve_pdb(a, partition, &start, &goal, order);
     }
     let heuristic = classic_heuristic(&a.board.heuristic, "tiles solve")?;
     let problem = Problem::new(start, goal, order, heuristic).with_memory_limit(a.memory_limit);
@@ -391,10 +414,6 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
             "{name} stopped after expanding {stored} states: its stored states would pass the memory limit of {} (--memory-limit raises it; ida stores no states)",
             crate::util::memory::bytes_text(a.memory_limit)
         )
-    };
-    let moves_line = |m: &[crate::tiles::Dir]| -> String {
-        let letters: String = m.iter().map(|d| d.letter()).collect();
-        format!("Moves = {letters}\n")
     };
     Ok(match a.algorithm {
         Algorithm::Ida => {
@@ -590,6 +609,15 @@ fn batch_runs(
     crate::pipeline::table::decode_rows(&done.results)
 }
 
+/// Totals of one heuristic over a batch.
+struct Totals<'a> {
+    heuristic: &'a str,
+    generated: u64,
+    expanded: u64,
+    seconds: f64,
+    solved: usize,
+}
+
 fn batch(a: &BatchArgs) -> anyhow::Result<String> {
     let order = MoveOrder::parse(&a.move_order)?;
     let instances = match &a.ids {
@@ -611,7 +639,7 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         s.push_str("set,id,heuristic,h0,optimal,solution_length,thresholds,generated,expanded,time_seconds,nodes_per_second\n");
     }
     let mut mismatches = Vec::new();
-    let mut totals: Vec<(&str, u64, u64, f64, usize)> = Vec::new();
+    let mut totals: Vec<Totals> = Vec::new();
     for ((h, inst), r) in jobs.iter().zip(&results) {
         let len = r.solution_length.map(|l| l as u32);
         if len.is_some_and(|l| l != inst.optimal) {
@@ -623,99 +651,25 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
                 inst.optimal
             ));
         }
-        let nps = format::per_second(r.generated, r.time_seconds);
-        let len_text = len.map_or("-".to_string(), |l| l.to_string());
-        if a.csv {
-            // A custom partition's name has commas: quoted, as CSV does.
-            let h_field = if h.contains(',') {
-                format!("\"{h}\"")
-            } else {
-                h.to_string()
-            };
-            s.push_str(&format!(
-                "{},{},{h_field},{},{},{len_text},{},{},{},{:.3},{nps}\n",
-                a.set.name(),
-                inst.id,
-                r.h0,
-                inst.optimal,
-                r.thresholds.clone().unwrap_or_default(),
-                r.generated,
-                r.expanded,
-                r.time_seconds
-            ));
-        } else {
-            if totals.last().is_none_or(|t| t.0 != *h) {
-                s.push_str(&format!(
-                    "\n{} with {h}, moves {order}\n{:>4} {:>3} {:>4} {:>17} {:>17} {:>9} {:>13}\n",
-                    a.set.name(),
-                    "id",
-                    "h0",
-                    "len",
-                    "generated",
-                    "expanded",
-                    "seconds",
-                    "nodes/s"
-                ));
-            }
-            s.push_str(&format!(
-                "{:>4} {:>3} {:>4} {:>17} {:>17} {:>9.2} {:>13}\n",
-                inst.id,
-                r.h0,
-                len_text,
-                thousands(r.generated),
-                thousands(r.expanded),
-                r.time_seconds,
-                thousands(nps)
-            ));
+        let first = totals.last().is_none_or(|t| t.heuristic != *h);
+        s.push_str(&batch_row(a, h, inst, r, &order, first));
+        if first {
+            totals.push(Totals {
+                heuristic: h,
+                generated: 0,
+                expanded: 0,
+                seconds: 0.0,
+                solved: 0,
+            });
         }
-        match totals.last_mut() {
-            Some(t) if t.0 == *h => {
-                t.1 += r.generated;
-                t.2 += r.expanded;
-                t.3 += r.time_seconds;
-                t.4 += usize::from(len.is_some());
-            }
-            _ => totals.push((
-                *h,
-                r.generated,
-                r.expanded,
-                r.time_seconds,
-                usize::from(len.is_some()),
-            )),
-        }
+        let t = totals.last_mut().expect("pushed");
+        t.generated += r.generated;
+        t.expanded += r.expanded;
+        t.seconds += r.time_seconds;
+        t.solved += usize::from(len.is_some());
     }
     if !a.csv {
-        let w = totals.iter().map(|t| t.0.len()).max().unwrap_or(0).max(11);
-        s.push_str(&format!(
-            "\nTotals over {} instance(s)\n{:<w$} {:>6} {:>19} {:>19} {:>10} {:>13} {:>10}\n",
-            instances.len(),
-            "heuristic",
-            "solved",
-            "generated",
-            "expanded",
-            "seconds",
-            "nodes/s",
-            "reduction"
-        ));
-        let base = totals
-            .iter()
-            .find(|t| t.0 == Heuristic::Manhattan.name())
-            .map(|t| t.1);
-        for (h, g, e, secs, solved) in &totals {
-            let red = base.map_or("-".to_string(), |b| {
-                format!("{:.2}x", b as f64 / (*g).max(1) as f64)
-            });
-            s.push_str(&format!(
-                "{:<w$} {:>6} {:>19} {:>19} {:>10.2} {:>13} {:>10}\n",
-                h,
-                solved,
-                thousands(*g),
-                thousands(*e),
-                secs,
-                thousands(format::per_second(*g, *secs)),
-                red
-            ));
-        }
+        s.push_str(&totals_text(instances.len(), &totals));
     }
     if !mismatches.is_empty() {
         anyhow::bail!(
@@ -724,4 +678,96 @@ fn batch(a: &BatchArgs) -> anyhow::Result<String> {
         );
     }
     Ok(s)
+}
+
+/// One instance's line of a batch: CSV, or a table row (after the heuristic's header
+/// when `first`).
+fn batch_row(
+    a: &BatchArgs,
+    h: &str,
+    inst: &crate::tiles::Instance,
+    r: &crate::tiles::runner::TilesMetrics,
+    order: &MoveOrder,
+    first: bool,
+) -> String {
+    let nps = format::per_second(r.generated, r.time_seconds);
+    let len_text = r.solution_length.map_or("-".to_string(), |l| l.to_string());
+    if a.csv {
+        // A custom partition's name has commas: quoted, as CSV does.
+        let h_field = if h.contains(',') {
+            format!("\"{h}\"")
+        } else {
+            h.to_string()
+        };
+        return format!(
+            "{},{},{h_field},{},{},{len_text},{},{},{},{:.3},{nps}\n",
+            a.set.name(),
+            inst.id,
+            r.h0,
+            inst.optimal,
+            r.thresholds.clone().unwrap_or_default(),
+            r.generated,
+            r.expanded,
+            r.time_seconds
+        );
+    }
+    let mut s = String::new();
+    if first {
+        s.push_str(&format!(
+            "\n{} with {h}, moves {order}\n{:>4} {:>3} {:>4} {:>17} {:>17} {:>9} {:>13}\n",
+            a.set.name(),
+            "id",
+            "h0",
+            "len",
+            "generated",
+            "expanded",
+            "seconds",
+            "nodes/s"
+        ));
+    }
+    s.push_str(&format!(
+        "{:>4} {:>3} {:>4} {:>17} {:>17} {:>9.2} {:>13}\n",
+        inst.id,
+        r.h0,
+        len_text,
+        thousands(r.generated),
+        thousands(r.expanded),
+        r.time_seconds,
+        thousands(nps)
+    ));
+    s
+}
+
+/// The totals table of a batch, with each heuristic's reduction against Manhattan.
+fn totals_text(instances: usize, totals: &[Totals]) -> String {
+    let w = totals
+        .iter()
+        .map(|t| t.heuristic.len())
+        .max()
+        .unwrap_or(0)
+        .max(11);
+    let mut s = format!(
+        "\nTotals over {instances} instance(s)\n{:<w$} {:>6} {:>19} {:>19} {:>10} {:>13} {:>10}\n",
+        "heuristic", "solved", "generated", "expanded", "seconds", "nodes/s", "reduction"
+    );
+    let base = totals
+        .iter()
+        .find(|t| t.heuristic == Heuristic::Manhattan.name())
+        .map(|t| t.generated);
+    for t in totals {
+        let red = base.map_or("-".to_string(), |b| {
+            format!("{:.2}x", b as f64 / t.generated.max(1) as f64)
+        });
+        s.push_str(&format!(
+            "{:<w$} {:>6} {:>19} {:>19} {:>10.2} {:>13} {:>10}\n",
+            t.heuristic,
+            t.solved,
+            thousands(t.generated),
+            thousands(t.expanded),
+            t.seconds,
+            thousands(format::per_second(t.generated, t.seconds)),
+            red
+        ));
+    }
+    s
 }

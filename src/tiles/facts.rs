@@ -3,7 +3,8 @@
 //! total nodes and its reduction against Manhattan distance (`tiles.reduction`), and
 //! Korf's (1985) published node counts and optimal lengths against our runs
 //! (`tiles.korf1985`), and a table like Korf & Felner's (2002) Table 1 per heuristic
-//! (`tiles.heuristics`).
+//! (`tiles.heuristics`); the 24-puzzle's fifty against the papers, with a projection of
+//! the time for all fifty (`tiles.korf24`, [`super::korf24`]).
 
 use crate::pipeline::table::{floats, texts};
 use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts};
@@ -23,6 +24,23 @@ pub const FACTS: &[FactFunction] = &[
         name: "tiles.heuristics",
         facts: &["instances", "fastest", "["],
         compute: heuristics,
+    },
+    FactFunction {
+        name: "tiles.korf24",
+        facts: &[
+            "instances",
+            "solved",
+            "not_solved",
+            "not_run",
+            "time_seconds",
+            "nodes_per_second",
+            "ratio_2002",
+            "projected_seconds",
+            "projected_total_seconds",
+            "projected_total_hours",
+            "[",
+        ],
+        compute: super::korf24::korf24,
     },
     FactFunction {
         name: "tiles.korf1985",

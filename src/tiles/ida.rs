@@ -15,45 +15,13 @@
 //! exactly when the moved tile comes closer to its goal, one bit of a per-move mask,
 //! and their depth is bound − h, so the tight search carries neither g nor f.
 //!
-//! Counting (Korf 1985): `generated` is every child generated, summed over all
-//! iterations, plus the start node once; `expanded` is every node whose children were
-//! generated; the last iteration stops when the goal is generated.
+//! The deepening itself, the counts and the checkpoints are the shared driver's
+//! ([`super::deepen`]); this file holds the per-node search of one iteration.
 
-use super::board::{Board, Dir, MAX_CELLS, MoveOrder};
+use super::board::{Board, MAX_CELLS, MoveOrder};
+pub use super::deepen::IdaResult;
+use super::deepen::{Control, Counters, Iterate, Iteration, MAX_PATH, Moves, NONE};
 use super::heuristic::{Heuristic, Tables};
-use std::time::Instant;
-
-/// What one IDA* run found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IdaResult {
-    pub h0: u32,
-    pub thresholds: Vec<u32>,
-    /// The blank's moves from the start to the goal, if found.
-    pub moves: Option<Vec<Dir>>,
-    pub generated: u64,
-    pub expanded: u64,
-    /// Deepest path examined (the memory an IDA* needs).
-    pub max_depth: u32,
-    /// True when the search stopped at its expansion limit.
-    pub limit_reached: bool,
-    pub seconds: f64,
-}
-
-impl IdaResult {
-    pub fn solution_length(&self) -> Option<usize> {
-        self.moves.as_ref().map(Vec::len)
-    }
-
-    pub fn thresholds_text(&self) -> String {
-        self.thresholds
-            .iter()
-            .map(|t| t.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-const NONE: u8 = u8::MAX;
 
 /// One move of the blank, as the Manhattan search needs it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -66,7 +34,6 @@ struct Step {
     /// The move's index in the move order.
     k: u8,
 }
-const MAX_PATH: usize = 512;
 
 struct Search<'a> {
     t: &'a Tables,
@@ -78,24 +45,19 @@ struct Search<'a> {
     steps: [[[Step; 4]; 5]; 32],
     nmoves: [[u8; 5]; 32],
     pos: [u8; MAX_CELLS + 1],
-    /// `nbr[cell][k]`: the cell the blank reaches from `cell` with the k-th move of the
-    /// order, or NONE.
-    nbr: [[u8; 4]; MAX_CELLS],
-    /// `inverse[k]`: the index in the order of the k-th move's inverse.
-    inverse: [usize; 4],
-    /// True when the k-th move of the order is vertical (changes the tile's row).
-    vertical: [bool; 4],
+    moves: Moves,
     line_pen: [u32; 10],
     line_mask: [u32; 10],
     corner: bool,
     last: bool,
+    heuristic: Heuristic,
+    /// The start: the blank's cell, its Manhattan distance and linear conflicts.
+    blank: usize,
+    md: u32,
+    lc: u32,
     bound: u32,
     next_bound: u32,
-    generated: u64,
-    expanded: u64,
-    limit: u64,
-    limit_reached: bool,
-    max_depth: u32,
+    c: Counters,
     /// The smallest h of a tight node searched to the end this iteration (its depth
     /// is bound − h, so this gives the deepest path the tight search examined).
     min_tight_md: u32,
@@ -155,7 +117,7 @@ impl Search<'_> {
                 return answer;
             }
         }
-        self.max_depth = self.max_depth.max(g + 1);
+        self.c.max_depth = self.c.max_depth.max(g + 1);
         false
     }
 
@@ -201,14 +163,14 @@ impl Search<'_> {
         blank: usize,
         prev: usize,
     ) -> Option<(usize, usize, usize)> {
-        if LIMITED && self.expanded >= self.limit {
-            self.limit_reached = true;
+        if LIMITED && self.c.expanded >= self.c.limit {
+            self.c.limit_reached = true;
             return None;
         }
-        self.expanded += 1;
+        self.c.expanded += 1;
         let (b, prev) = (blank & 31, prev.min(4));
         let count = usize::from(self.nmoves[b][prev]).min(4);
-        self.generated += count as u64;
+        self.c.generated += count as u64;
         Some((b, prev, count))
     }
 
@@ -228,13 +190,13 @@ impl Search<'_> {
     ) -> Option<bool> {
         if found {
             self.path[g as usize % MAX_PATH] = m.k;
-            self.generated -= unseen as u64;
+            self.c.generated -= unseen as u64;
             return Some(true);
         }
         self.cells[usize::from(m.to) & 31] = tile;
         self.cells[b] = 0;
-        if LIMITED && self.limit_reached {
-            self.generated -= unseen as u64;
+        if LIMITED && self.c.limit_reached {
+            self.c.generated -= unseen as u64;
             return Some(false);
         }
         None
@@ -243,7 +205,7 @@ impl Search<'_> {
     /// One iteration of the Manhattan-only search from the start (blank at `blank`,
     /// Manhattan `md`); sets the next bound.
     fn iterate_md(&mut self, blank: usize, md: u32, limited: bool) -> bool {
-        let (generated, expanded) = (self.generated, self.expanded);
+        let (generated, expanded) = (self.c.generated, self.c.expanded);
         self.min_tight_md = u32::MAX;
         let found = match (md == self.bound, limited) {
             (true, true) => self.tight_md::<true>(blank, md, 4),
@@ -252,13 +214,13 @@ impl Search<'_> {
             (false, false) => self.slack_md::<false>(blank, 0, md, 4),
         };
         if self.min_tight_md != u32::MAX {
-            self.max_depth = self.max_depth.max(self.bound + 1 - self.min_tight_md);
+            self.c.max_depth = self.c.max_depth.max(self.bound + 1 - self.min_tight_md);
         }
         // Only tight nodes prune, and only children with f = bound + 2; every child
         // generated is expanded or pruned, so something was pruned exactly when more
         // children were generated than expanded (the start is expanded, not generated).
-        let children = self.generated - generated;
-        let expanded_children = (self.expanded - expanded).saturating_sub(1);
+        let children = self.c.generated - generated;
+        let expanded_children = (self.c.expanded - expanded).saturating_sub(1);
         if !found && children > expanded_children {
             self.next_bound = self.bound + 2;
         }
@@ -269,8 +231,8 @@ impl Search<'_> {
     /// of that node come after it and were counted ahead, so they are taken back off.
     fn found(&mut self, g: u32, k: u8, unseen: usize) {
         self.path[g as usize % MAX_PATH] = k;
-        self.generated -= unseen as u64;
-        self.max_depth = self.max_depth.max(g + 1);
+        self.c.generated -= unseen as u64;
+        self.c.max_depth = self.c.max_depth.max(g + 1);
         self.found_len = g as usize + 1;
     }
 
@@ -285,24 +247,24 @@ impl Search<'_> {
         lc: u32,
         prev: usize,
     ) -> bool {
-        if self.expanded >= self.limit {
-            self.limit_reached = true;
+        if self.c.expanded >= self.c.limit {
+            self.c.limit_reached = true;
             return false;
         }
-        self.expanded += 1;
+        self.c.expanded += 1;
         let w = self.t.width;
         let h_lines = self.t.height;
         for k in 0..4 {
-            if prev < 4 && k == self.inverse[prev] {
+            if prev < 4 && k == self.moves.inverse[prev] {
                 continue;
             }
-            let np = self.nbr[blank][k];
+            let np = self.moves.nbr[blank][k];
             if np == NONE {
                 continue;
             }
             let np = np as usize;
             let tile = self.cells[np] as usize;
-            self.generated += 1;
+            self.c.generated += 1;
             let nmd = md + u32::from(self.t.md[tile][blank]) - u32::from(self.t.md[tile][np]);
             // Apply the move. Only the moved tile's goal line can change its conflicts,
             // and only if the tile leaves or enters that line.
@@ -310,7 +272,7 @@ impl Search<'_> {
             self.cells[np] = 0;
             self.pos[tile] = blank as u8;
             self.pos[0] = np as u8;
-            let line = if self.vertical[k] {
+            let line = if self.moves.vertical[k] {
                 let gl = self.t.goal_row[tile] as usize;
                 if gl == blank / w || gl == np / w {
                     gl
@@ -365,14 +327,109 @@ impl Search<'_> {
             self.cells[blank] = 0;
             self.pos[tile] = np as u8;
             self.pos[0] = blank as u8;
-            if self.limit_reached {
+            if self.c.limit_reached {
                 return false;
             }
         }
-        if g + 1 > self.max_depth {
-            self.max_depth = g + 1;
+        if g + 1 > self.c.max_depth {
+            self.c.max_depth = g + 1;
         }
         false
+    }
+}
+
+impl Iterate for Search<'_> {
+    fn iterate(&mut self, bound: u32) -> Iteration {
+        self.bound = bound;
+        self.next_bound = u32::MAX;
+        let (blank, md, lc) = (self.blank, self.md, self.lc);
+        let h = self.heuristic;
+        let found = match (h.linear(), h.corner() || h.last()) {
+            (false, false) => self.iterate_md(blank, md, self.c.limit != u64::MAX),
+            (true, false) => self.dfs::<true, false>(blank, 0, md, lc, 4),
+            (false, true) => self.dfs::<false, true>(blank, 0, md, 0, 4),
+            (true, true) => self.dfs::<true, true>(blank, 0, md, lc, 4),
+        };
+        Iteration {
+            found: found.then(|| self.path[..self.found_len].to_vec()),
+            next_bound: self.next_bound,
+        }
+    }
+
+    fn counters(&mut self) -> &mut Counters {
+        &mut self.c
+    }
+}
+
+/// The Manhattan search's moves: `steps[cell][prev]` and their number `nmoves[cell][prev]`.
+type StepTables = ([[[Step; 4]; 5]; 32], [[u8; 5]; 32]);
+
+fn step_tables(t: &Tables, moves: &Moves, cells: usize) -> StepTables {
+    let mut steps = [[[Step::default(); 4]; 5]; 32];
+    let mut nmoves = [[0u8; 5]; 32];
+    for c in 0..cells {
+        for prev in 0..5 {
+            for (k, &q) in moves.nbr[c].iter().enumerate() {
+                if (prev < 4 && k == moves.inverse[prev]) || q == NONE {
+                    continue;
+                }
+                let closer = (1..cells)
+                    .filter(|&tile| t.md[tile][c] < t.md[tile][usize::from(q)])
+                    .fold(0u32, |mask, tile| mask | 1 << tile);
+                steps[c][prev][usize::from(nmoves[c][prev])] = Step {
+                    closer,
+                    to: q,
+                    k: k as u8,
+                };
+                nmoves[c][prev] += 1;
+            }
+        }
+    }
+    (steps, nmoves)
+}
+
+impl<'a> Search<'a> {
+    fn new(t: &'a Tables, start: &Board, heuristic: Heuristic, order: MoveOrder) -> Search<'a> {
+        let moves = Moves::new(start.shape(), order);
+        let mut pos = [0u8; MAX_CELLS + 1];
+        for (c, &tile) in start.tiles().iter().enumerate() {
+            pos[tile as usize] = c as u8;
+        }
+        let mut cells = [0u8; 32];
+        cells[..MAX_CELLS].copy_from_slice(&start.cells);
+        let (steps, nmoves) = step_tables(t, &moves, start.shape().cells());
+        let mut s = Search {
+            t,
+            cells,
+            steps,
+            nmoves,
+            pos,
+            moves,
+            line_pen: [0; 10],
+            line_mask: [0; 10],
+            corner: heuristic.corner(),
+            last: heuristic.last(),
+            heuristic,
+            blank: start.blank(),
+            md: t.manhattan(&start.cells),
+            lc: 0,
+            bound: 0,
+            next_bound: u32::MAX,
+            c: Counters::new(None),
+            min_tight_md: u32::MAX,
+            found_len: 0,
+            path: [0; MAX_PATH],
+        };
+        if heuristic.linear() {
+            for line in 0..t.lines() {
+                let (p, m) = t.line_conflicts(&start.cells, line);
+                s.line_pen[line] = p;
+                s.line_mask[line] = m;
+                s.lc += p;
+            }
+        }
+        debug_assert_eq!(s.lc_total(), s.lc);
+        s
     }
 }
 
@@ -386,125 +443,29 @@ pub fn solve(
     order: MoveOrder,
     expand_limit: Option<u64>,
 ) -> IdaResult {
+    solve_with(
+        start,
+        goal,
+        heuristic,
+        order,
+        Control::limited(expand_limit),
+    )
+}
+
+/// [`solve`] under a [`Control`]: with a limit, resumed from a checkpoint, observed
+/// iteration by iteration.
+pub fn solve_with(
+    start: &Board,
+    goal: &Board,
+    heuristic: Heuristic,
+    order: MoveOrder,
+    control: Control,
+) -> IdaResult {
     assert_eq!(start.blanks(), 1, "the fast IDA* handles one blank");
     let t = Tables::new(goal);
-    let shape = start.shape();
-    let mut nbr = [[NONE; 4]; MAX_CELLS];
-    for (c, row) in nbr.iter_mut().enumerate().take(shape.cells()) {
-        for (k, d) in order.0.into_iter().enumerate() {
-            if let Some(q) = shape.neighbour(c, d) {
-                row[k] = q as u8;
-            }
-        }
-    }
-    let mut inverse = [0; 4];
-    let mut vertical = [false; 4];
-    for (k, d) in order.0.into_iter().enumerate() {
-        inverse[k] = order.0.iter().position(|&e| e == d.inverse()).unwrap_or(0);
-        vertical[k] = matches!(d, Dir::Up | Dir::Down);
-    }
-    let mut pos = [0u8; MAX_CELLS + 1];
-    for (c, &tile) in start.tiles().iter().enumerate() {
-        pos[tile as usize] = c as u8;
-    }
-    let mut cells = [0u8; 32];
-    cells[..MAX_CELLS].copy_from_slice(&start.cells);
-    let mut steps = [[[Step::default(); 4]; 5]; 32];
-    let mut nmoves = [[0u8; 5]; 32];
-    for c in 0..shape.cells() {
-        for prev in 0..5 {
-            for (k, &q) in nbr[c].iter().enumerate() {
-                if (prev < 4 && k == inverse[prev]) || q == NONE {
-                    continue;
-                }
-                let closer = (1..shape.cells())
-                    .filter(|&tile| t.md[tile][c] < t.md[tile][usize::from(q)])
-                    .fold(0u32, |mask, tile| mask | 1 << tile);
-                steps[c][prev][usize::from(nmoves[c][prev])] = Step {
-                    closer,
-                    to: q,
-                    k: k as u8,
-                };
-                nmoves[c][prev] += 1;
-            }
-        }
-    }
-    let mut s = Search {
-        t: &t,
-        cells,
-        steps,
-        nmoves,
-        pos,
-        nbr,
-        inverse,
-        vertical,
-        line_pen: [0; 10],
-        line_mask: [0; 10],
-        corner: heuristic.corner(),
-        last: heuristic.last(),
-        bound: 0,
-        next_bound: u32::MAX,
-        generated: 1,
-        expanded: 0,
-        limit: expand_limit.unwrap_or(u64::MAX),
-        limit_reached: false,
-        max_depth: 0,
-        min_tight_md: u32::MAX,
-        found_len: 0,
-        path: [0; MAX_PATH],
-    };
-    let mut lc = 0;
-    if heuristic.linear() {
-        for line in 0..t.lines() {
-            let (p, m) = t.line_conflicts(&start.cells, line);
-            s.line_pen[line] = p;
-            s.line_mask[line] = m;
-            lc += p;
-        }
-    }
-    let md = t.manhattan(&start.cells);
+    let mut s = Search::new(&t, start, heuristic, order);
+    s.c = Counters::new(control.expand_limit);
     let h0 = t.evaluate(&start.cells, heuristic);
-    debug_assert_eq!(s.lc_total(), lc);
-    let started = Instant::now();
-    let mut thresholds = Vec::new();
-    let mut moves = None;
-    let blank = start.blank();
-    if md == 0 {
-        thresholds.push(h0);
-        moves = Some(Vec::new());
-    } else {
-        s.bound = h0;
-        loop {
-            thresholds.push(s.bound);
-            s.next_bound = u32::MAX;
-            let found = match (heuristic.linear(), heuristic.corner() || heuristic.last()) {
-                (false, false) => s.iterate_md(blank, md, expand_limit.is_some()),
-                (true, false) => s.dfs::<true, false>(blank, 0, md, lc, 4),
-                (false, true) => s.dfs::<false, true>(blank, 0, md, 0, 4),
-                (true, true) => s.dfs::<true, true>(blank, 0, md, lc, 4),
-            };
-            if found {
-                let path = s.path[..s.found_len]
-                    .iter()
-                    .map(|&k| order.0[k as usize])
-                    .collect();
-                moves = Some(path);
-                break;
-            }
-            if s.limit_reached || s.next_bound == u32::MAX || s.next_bound as usize >= MAX_PATH {
-                break;
-            }
-            s.bound = s.next_bound;
-        }
-    }
-    IdaResult {
-        h0,
-        thresholds,
-        moves,
-        generated: s.generated,
-        expanded: s.expanded,
-        max_depth: s.max_depth,
-        limit_reached: s.limit_reached,
-        seconds: started.elapsed().as_secs_f64(),
-    }
+    let (at_goal, moves) = (s.md == 0, s.moves);
+    super::deepen::deepen(&mut s, h0, at_goal, &moves, control)
 }

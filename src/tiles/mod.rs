@@ -3,14 +3,17 @@
 //! fast IDA* for one blank ([`ida`]), the generic algorithms applied to tiles
 //! ([`solve`]), the embedded benchmark sets ([`instances`]), state-space censuses
 //! ([`census`]), the seeds' output formats ([`mod@format`]), and additive pattern databases
-//! ([`pdb`]) with their fast serial and parallel IDA* ([`pdb_ida`]).
+//! ([`pdb`]) with their fast serial and parallel IDA* ([`pdb_ida`]); both fast searches
+//! run under one iterative-deepening driver ([`deepen`]).
 
 pub mod board;
 pub mod census;
+pub mod deepen;
 pub mod format;
 pub mod heuristic;
 pub mod ida;
 pub mod instances;
+pub mod korf24;
 pub mod pdb;
 pub mod pdb_ida;
 pub mod solve;

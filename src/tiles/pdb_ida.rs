@@ -1,9 +1,8 @@
 //! The fast IDA* with a pattern-database heuristic ([`super::pdb`]), serial and parallel.
 //!
-//! Same conventions as [`super::ida`]: `generated` counts every child generated over all
-//! iterations plus the start once, `expanded` every node whose children were generated,
-//! the move order is given, the move undoing the previous one is never generated, and the
-//! last iteration stops when the goal is generated. The board is one array updated in
+//! Same conventions as [`super::ida`], under the same driver ([`super::deepen`]: the
+//! thresholds, the counts and the checkpoints), serial or parallel: the move order is
+//! given, the move undoing the previous one is never generated. The board is one array updated in
 //! place and the heuristic incrementally: a move changes one tile's Manhattan distance and
 //! the rank of one pattern (the moved tile's) and of one pattern of the reflected state
 //! (the reflected tile's), so each child costs two ranks and two lookups. The reflected
@@ -19,15 +18,12 @@
 //! counted: the reported totals and the solution are exactly those of the serial search,
 //! node for node, whatever the number of threads (the abandoned work costs time only).
 
-use super::board::{Board, Dir, MAX_CELLS, MoveOrder};
-use super::ida::IdaResult;
-use super::pdb::PdbHeuristic;
+use super::board::{Board, MAX_CELLS, MoveOrder};
+use super::deepen::{Control, Counters, IdaResult, Iterate, Iteration, MAX_PATH, Moves, NONE};
+use super::pdb::{PdbHeuristic, Table};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::time::Instant;
 
-const NONE: u8 = u8::MAX;
-const MAX_PATH: usize = 512;
 const MAX_GROUPS: usize = MAX_CELLS;
 
 /// A node where the top of the tree was cut, with the counts at the moment it was
@@ -43,30 +39,66 @@ struct Frontier {
     expanded: u64,
 }
 
+/// The patterns of one state (the searched one, or its reflection): each pattern's tile
+/// cells, rank and stored value, updated move by move, and the values' sum.
+#[derive(Clone, Default)]
+struct Patterns {
+    /// `pos[g][i]`: the cell of tile i of pattern g.
+    pos: [[u8; MAX_CELLS]; MAX_GROUPS],
+    rank: [u32; MAX_GROUPS],
+    val: [u32; MAX_GROUPS],
+    sum: u32,
+}
+
+impl Patterns {
+    /// Ranks and looks up every pattern from `pos`.
+    fn rank_all(&mut self, tables: &[Table]) {
+        self.sum = 0;
+        for (g, table) in tables.iter().enumerate() {
+            self.rank[g] = table.pattern.rank(&self.pos[g][..table.pattern.len()]);
+            self.val[g] = table.get(self.rank[g]);
+            self.sum += self.val[g];
+        }
+    }
+
+    /// Moves tile `i` of pattern `g` (whose table is `table`) to cell `to`: its rank and
+    /// value updated; returns the old (value, rank) for [`Self::undo`].
+    #[inline(always)]
+    fn update(&mut self, table: &Table, g: usize, i: usize, to: u8) -> (u32, u32) {
+        let pos = &mut self.pos[g];
+        let r = table
+            .pattern
+            .rank_moved(&pos[..table.pattern.len()], self.rank[g], i, to);
+        pos[i] = to;
+        let v = table.get(r);
+        let old = (self.val[g], self.rank[g]);
+        self.val[g] = v;
+        self.rank[g] = r;
+        self.sum = self.sum + v - old.0;
+        old
+    }
+
+    /// Moves tile `i` of pattern `g` back to cell `from`, restoring `old` (value, rank).
+    #[inline(always)]
+    fn undo(&mut self, g: usize, i: usize, from: u8, old: (u32, u32)) {
+        self.pos[g][i] = from;
+        self.sum = self.sum + old.0 - self.val[g];
+        self.val[g] = old.0;
+        self.rank[g] = old.1;
+    }
+}
+
 #[derive(Clone)]
 struct Search<'a> {
     h: &'a PdbHeuristic,
-    nbr: [[u8; 4]; MAX_CELLS],
-    inverse: [usize; 4],
+    moves: Moves,
     cells: [u8; 32],
-    /// `gpos[g][i]`: the cell of tile i of pattern g; `rgpos` for the reflected state.
-    gpos: [[u8; MAX_CELLS]; MAX_GROUPS],
-    rgpos: [[u8; MAX_CELLS]; MAX_GROUPS],
-    /// The stored table values of the patterns (and of the reflected state's).
-    sval: [u32; MAX_GROUPS],
-    rsval: [u32; MAX_GROUPS],
-    /// The patterns' ranks (and the reflected state's), updated move by move.
-    rank: [u32; MAX_GROUPS],
-    rrank: [u32; MAX_GROUPS],
-    sum: u32,
-    rsum: u32,
+    /// The state's patterns, and the reflected state's.
+    fwd: Patterns,
+    refl: Patterns,
     bound: u32,
     next_bound: u32,
-    generated: u64,
-    expanded: u64,
-    limit: u64,
-    limit_reached: bool,
-    max_depth: u32,
+    c: Counters,
     found_len: usize,
     path: [u8; MAX_PATH],
     /// Nodes at this depth are not expanded but collected (the parallel search's top).
@@ -80,41 +112,17 @@ struct Search<'a> {
 
 impl<'a> Search<'a> {
     fn new(h: &'a PdbHeuristic, start: &Board, order: MoveOrder) -> Search<'a> {
-        let shape = start.shape();
-        let mut nbr = [[NONE; 4]; MAX_CELLS];
-        for (c, row) in nbr.iter_mut().enumerate().take(shape.cells()) {
-            for (k, d) in order.0.into_iter().enumerate() {
-                if let Some(q) = shape.neighbour(c, d) {
-                    row[k] = q as u8;
-                }
-            }
-        }
-        let mut inverse = [0; 4];
-        for (k, d) in order.0.into_iter().enumerate() {
-            inverse[k] = order.0.iter().position(|&e| e == d.inverse()).unwrap_or(0);
-        }
         let mut cells = [0u8; 32];
         cells[..MAX_CELLS].copy_from_slice(&start.cells);
         let mut s = Search {
             h,
-            nbr,
-            inverse,
+            moves: Moves::new(start.shape(), order),
             cells,
-            gpos: [[0; MAX_CELLS]; MAX_GROUPS],
-            rgpos: [[0; MAX_CELLS]; MAX_GROUPS],
-            sval: [0; MAX_GROUPS],
-            rsval: [0; MAX_GROUPS],
-            rank: [0; MAX_GROUPS],
-            rrank: [0; MAX_GROUPS],
-            sum: 0,
-            rsum: 0,
+            fwd: Patterns::default(),
+            refl: Patterns::default(),
             bound: 0,
             next_bound: u32::MAX,
-            generated: 1,
-            expanded: 0,
-            limit: u64::MAX,
-            limit_reached: false,
-            max_depth: 0,
+            c: Counters::new(None),
             found_len: 0,
             path: [0; MAX_PATH],
             split: u32::MAX,
@@ -134,28 +142,19 @@ impl<'a> Search<'a> {
             let t = usize::from(self.cells[c]);
             let g = h.group[t];
             if t != 0 && g != NONE {
-                self.gpos[usize::from(g)][usize::from(h.index[t])] = c as u8;
+                self.fwd.pos[usize::from(g)][usize::from(h.index[t])] = c as u8;
             }
             if let Some(r) = &h.reflection {
                 let rt = usize::from(r.tile[t]);
                 let rg = h.group[rt];
                 if rt != 0 && rg != NONE {
-                    self.rgpos[usize::from(rg)][usize::from(h.index[rt])] = r.cell[c];
+                    self.refl.pos[usize::from(rg)][usize::from(h.index[rt])] = r.cell[c];
                 }
             }
         }
-        self.sum = 0;
-        self.rsum = 0;
-        for (g, table) in h.tables.iter().enumerate() {
-            let k = table.pattern.len();
-            self.rank[g] = table.pattern.rank(&self.gpos[g][..k]);
-            self.sval[g] = table.get(self.rank[g]);
-            self.sum += self.sval[g];
-            if h.reflection.is_some() {
-                self.rrank[g] = table.pattern.rank(&self.rgpos[g][..k]);
-                self.rsval[g] = table.get(self.rrank[g]);
-                self.rsum += self.rsval[g];
-            }
+        self.fwd.rank_all(&h.tables);
+        if h.reflection.is_some() {
+            self.refl.rank_all(&h.tables);
         }
     }
 
@@ -167,14 +166,15 @@ impl<'a> Search<'a> {
 
     fn found(&mut self, g: u32, k: u8) {
         self.path[g as usize] = k;
-        self.max_depth = self.max_depth.max(g + 1);
+        self.c.max_depth = self.c.max_depth.max(g + 1);
         self.found_len = g as usize + 1;
     }
 
-    /// Depth-first search below the current board (blank at `blank`, depth `g`,
-    /// Manhattan distance `md`), never undoing move `prev` (4 = none). `REFLECT`: the
-    /// heuristic takes the maximum with the reflected state's sum.
-    fn dfs<const REFLECT: bool>(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+    /// True when the node is not to be expanded: it is on the parallel search's frontier
+    /// (collected there), the expansion limit is reached, or a subtree before this one
+    /// holds a goal.
+    #[inline(always)]
+    fn stop(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
         if g == self.split {
             self.frontier.push(Frontier {
                 cells: self.cells,
@@ -182,89 +182,72 @@ impl<'a> Search<'a> {
                 md,
                 prev,
                 path: self.path[..g as usize].to_vec(),
-                generated: self.generated,
-                expanded: self.expanded,
+                generated: self.c.generated,
+                expanded: self.c.expanded,
             });
-            return false;
+            return true;
         }
-        if self.expanded >= self.limit {
-            self.limit_reached = true;
-            return false;
+        if self.c.expanded >= self.c.limit {
+            self.c.limit_reached = true;
+            return true;
         }
         if let Some((best, me)) = self.cancel
             && best.load(Relaxed) < me
         {
             self.cancelled = true;
+            return true;
+        }
+        false
+    }
+
+    /// Depth-first search below the current board (blank at `blank`, depth `g`,
+    /// Manhattan distance `md`), never undoing move `prev` (4 = none). `REFLECT`: the
+    /// heuristic takes the maximum with the reflected state's sum.
+    fn dfs<const REFLECT: bool>(&mut self, blank: usize, g: u32, md: u32, prev: usize) -> bool {
+        if self.stop(blank, g, md, prev) {
             return false;
         }
-        self.expanded += 1;
+        self.c.expanded += 1;
         let h = self.h;
         for k in 0..4 {
-            if prev < 4 && k == self.inverse[prev] {
+            if prev < 4 && k == self.moves.inverse[prev] {
                 continue;
             }
-            let np = self.nbr[blank][k];
+            let np = self.moves.nbr[blank][k];
             if np == NONE {
                 continue;
             }
             let np = usize::from(np);
             let tile = usize::from(self.cells[np]);
-            self.generated += 1;
+            self.c.generated += 1;
             let nmd = md + u32::from(h.md[tile][blank]) - u32::from(h.md[tile][np]);
             self.cells[blank] = tile as u8;
             self.cells[np] = 0;
-            // The moved tile's pattern.
+            // The moved tile's pattern, and the reflected state's pattern of the
+            // reflected tile, looked up only when it can matter: when the child is not
+            // pruned, or might lower the next bound. When the lookup is skipped the stale
+            // sum cannot matter: f is already above both the bound and the next bound.
             let gi = usize::from(h.group[tile]);
-            let (old, old_rank) = if gi < MAX_GROUPS {
-                let table = &h.tables[gi];
-                let i = usize::from(h.index[tile]);
-                let pos = &mut self.gpos[gi];
-                let r = table.pattern.rank_moved(
-                    &pos[..table.pattern.len()],
-                    self.rank[gi],
-                    i,
-                    blank as u8,
-                );
-                pos[i] = blank as u8;
-                let v = table.get(r);
-                let old = (self.sval[gi], self.rank[gi]);
-                self.sval[gi] = v;
-                self.rank[gi] = r;
-                self.sum = self.sum + v - old.0;
-                old
+            let old = if gi < MAX_GROUPS {
+                self.fwd
+                    .update(&h.tables[gi], gi, usize::from(h.index[tile]), blank as u8)
             } else {
                 (0, 0)
             };
-            let mut f = g + 1 + nmd + 2 * self.sum;
-            // The reflected state's pattern of the reflected tile, looked up only when it
-            // can matter: when the child is not pruned, or might lower the next bound.
+            let mut f = g + 1 + nmd + 2 * self.fwd.sum;
             let mut rgi = MAX_GROUPS;
-            let (mut rold, mut rold_rank) = (0, 0);
+            let mut rold = (0, 0);
             if REFLECT && let Some(r) = &h.reflection {
                 let rt = usize::from(r.tile[tile]);
                 let g2 = usize::from(h.group[rt]);
                 if g2 < MAX_GROUPS && (f <= self.bound || f < self.next_bound) {
-                    let table = &h.tables[g2];
-                    let ri = usize::from(h.index[rt]);
                     let to = r.cell[blank];
-                    let pos = &mut self.rgpos[g2];
-                    let rr = table.pattern.rank_moved(
-                        &pos[..table.pattern.len()],
-                        self.rrank[g2],
-                        ri,
-                        to,
-                    );
-                    pos[ri] = to;
-                    let v = table.get(rr);
-                    (rold, rold_rank) = (self.rsval[g2], self.rrank[g2]);
-                    self.rsval[g2] = v;
-                    self.rrank[g2] = rr;
-                    self.rsum = self.rsum + v - rold;
+                    rold = self
+                        .refl
+                        .update(&h.tables[g2], g2, usize::from(h.index[rt]), to);
                     rgi = g2;
                 }
-                // When the lookup is skipped the stale sum cannot matter: f is already
-                // above both the bound and the next bound.
-                f = f.max(g + 1 + nmd + 2 * self.rsum);
+                f = f.max(g + 1 + nmd + 2 * self.refl.sum);
             }
             let mut found = false;
             if f > self.bound {
@@ -286,26 +269,20 @@ impl<'a> Search<'a> {
                 && rgi < MAX_GROUPS
                 && let Some(r) = &h.reflection
             {
-                let rt = usize::from(r.tile[tile]);
-                self.rgpos[rgi][usize::from(h.index[rt])] = r.cell[np];
-                self.rsum = self.rsum + rold - self.rsval[rgi];
-                self.rsval[rgi] = rold;
-                self.rrank[rgi] = rold_rank;
+                let ri = usize::from(h.index[usize::from(r.tile[tile])]);
+                self.refl.undo(rgi, ri, r.cell[np], rold);
             }
             if gi < MAX_GROUPS {
-                self.gpos[gi][usize::from(h.index[tile])] = np as u8;
-                self.sum = self.sum + old - self.sval[gi];
-                self.sval[gi] = old;
-                self.rank[gi] = old_rank;
+                self.fwd.undo(gi, usize::from(h.index[tile]), np as u8, old);
             }
             self.cells[np] = tile as u8;
             self.cells[blank] = 0;
-            if self.limit_reached || self.cancelled {
+            if self.c.limit_reached || self.cancelled {
                 return false;
             }
         }
-        if g + 1 > self.max_depth {
-            self.max_depth = g + 1;
+        if g + 1 > self.c.max_depth {
+            self.c.max_depth = g + 1;
         }
         false
     }
@@ -320,16 +297,36 @@ impl<'a> Search<'a> {
 
     fn h0(&self) -> u32 {
         let md = self.md();
-        md + 2 * self.sum.max(if self.h.reflection.is_some() {
-            self.rsum
+        md + 2 * self.fwd.sum.max(if self.h.reflection.is_some() {
+            self.refl.sum
         } else {
             0
         })
     }
 }
 
-fn moves_of(path: &[u8], order: MoveOrder) -> Vec<Dir> {
-    path.iter().map(|&k| order.0[usize::from(k)]).collect()
+/// The serial search from the start (blank at `blank`, Manhattan distance `md`).
+struct Serial<'a> {
+    s: Search<'a>,
+    blank: usize,
+    md: u32,
+}
+
+impl Iterate for Serial<'_> {
+    fn iterate(&mut self, bound: u32) -> Iteration {
+        let s = &mut self.s;
+        s.bound = bound;
+        s.next_bound = u32::MAX;
+        let found = s.run(self.blank, 0, self.md, 4);
+        Iteration {
+            found: found.then(|| s.path[..s.found_len].to_vec()),
+            next_bound: s.next_bound,
+        }
+    }
+
+    fn counters(&mut self) -> &mut Counters {
+        &mut self.s.c
+    }
 }
 
 /// IDA* with the PDB heuristic on a one-blank board towards the heuristic's goal (the
@@ -341,43 +338,27 @@ pub fn solve(
     order: MoveOrder,
     expand_limit: Option<u64>,
 ) -> IdaResult {
+    solve_with(start, h, order, Control::limited(expand_limit))
+}
+
+/// [`solve`] under a [`Control`]: with a limit, resumed from a checkpoint, observed
+/// iteration by iteration.
+pub fn solve_with(
+    start: &Board,
+    h: &PdbHeuristic,
+    order: MoveOrder,
+    control: Control,
+) -> IdaResult {
     assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
     let mut s = Search::new(h, start, order);
-    s.limit = expand_limit.unwrap_or(u64::MAX);
-    let md = s.md();
-    let h0 = s.h0();
-    let started = Instant::now();
-    let mut thresholds = Vec::new();
-    let mut moves = None;
-    let blank = start.blank();
-    if md == 0 {
-        thresholds.push(h0);
-        moves = Some(Vec::new());
-    } else {
-        s.bound = h0;
-        loop {
-            thresholds.push(s.bound);
-            s.next_bound = u32::MAX;
-            if s.run(blank, 0, md, 4) {
-                moves = Some(moves_of(&s.path[..s.found_len], order));
-                break;
-            }
-            if s.limit_reached || s.next_bound == u32::MAX || s.next_bound as usize >= MAX_PATH {
-                break;
-            }
-            s.bound = s.next_bound;
-        }
-    }
-    IdaResult {
-        h0,
-        thresholds,
-        moves,
-        generated: s.generated,
-        expanded: s.expanded,
-        max_depth: s.max_depth,
-        limit_reached: s.limit_reached,
-        seconds: started.elapsed().as_secs_f64(),
-    }
+    s.c = Counters::new(control.expand_limit);
+    let (md, h0, moves) = (s.md(), s.h0(), s.moves);
+    let mut serial = Serial {
+        s,
+        blank: start.blank(),
+        md,
+    };
+    super::deepen::deepen(&mut serial, h0, md == 0, &moves, control)
 }
 
 /// What one subtree of the parallel search found.
@@ -392,54 +373,52 @@ struct Sub {
 /// The number of frontier nodes the parallel search aims at per iteration.
 const FRONTIER_TARGET: usize = 2000;
 
-/// The same search as [`solve`] (no expansion limit), with the subtrees below a frontier
-/// depth searched by the threads of the current rayon pool. The counts and the solution
-/// are those of [`solve`] (see the module documentation).
-pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaResult {
-    assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
-    let root = Search::new(h, start, order);
-    let md = root.md();
-    let h0 = root.h0();
-    let started = Instant::now();
-    let mut thresholds = Vec::new();
-    let mut moves = None;
-    let blank = start.blank();
-    let (mut generated, mut expanded, mut max_depth) = (1u64, 0u64, 0u32);
-    if md == 0 {
-        thresholds.push(h0);
-        moves = Some(Vec::new());
-    }
-    let mut bound = h0;
-    let mut split = 2u32;
-    while moves.is_none() {
-        thresholds.push(bound);
-        // The top of the tree, deepened until it has enough subtrees (or until deeper
-        // cuts would give fewer: near the bound most nodes are pruned).
-        split = split.saturating_sub(2).max(1);
+/// The parallel search: the top of the tree serially down to `split`, the subtrees below
+/// by the threads (see the module documentation).
+struct Parallel<'a> {
+    root: Search<'a>,
+    blank: usize,
+    md: u32,
+    /// The frontier depth of the last iteration (the next starts near it).
+    split: u32,
+    c: Counters,
+}
+
+impl<'a> Parallel<'a> {
+    /// The top of the tree at `bound`, cut at a depth deepened until it has enough
+    /// subtrees (or until deeper cuts would give fewer: near the bound most nodes are
+    /// pruned); whether the top itself generated a goal.
+    fn top(&mut self, bound: u32) -> (Search<'a>, bool) {
+        self.split = self.split.saturating_sub(2).max(1);
         let mut best_top: Option<(Search, bool)> = None;
-        let top = loop {
-            let mut top = root.clone();
+        loop {
+            let mut top = self.root.clone();
             top.bound = bound;
-            top.generated = 0;
-            top.split = split;
-            let found = top.run(blank, 0, md, 4);
+            top.c.generated = 0;
+            top.split = self.split;
+            let found = top.run(self.blank, 0, self.md, 4);
             if found {
-                break (top, found);
+                return (top, found);
             }
             if let Some((prev, _)) = &best_top
                 && top.frontier.len() <= prev.frontier.len()
             {
-                split -= 1;
-                break best_top.take().expect("kept");
+                self.split -= 1;
+                return best_top.take().expect("kept");
             }
-            if top.frontier.len() >= FRONTIER_TARGET || split >= bound {
-                break (top, found);
+            if top.frontier.len() >= FRONTIER_TARGET || self.split >= bound {
+                return (top, found);
             }
             best_top = Some((top, found));
-            split += 1;
-        };
-        let (mut top, top_found) = top;
-        let frontier = std::mem::take(&mut top.frontier);
+            self.split += 1;
+        }
+    }
+
+    /// Searches the subtrees of `frontier` at `bound` on the current rayon pool, in
+    /// depth-first order from a shared counter; the subtrees after the first one holding a
+    /// goal are abandoned. Returns each subtree's result (`None`: abandoned) and the index
+    /// of the first holding a goal (usize::MAX: none).
+    fn subtrees(&self, frontier: &[Frontier], bound: u32) -> (Vec<Option<Sub>>, usize) {
         let best = AtomicUsize::new(usize::MAX);
         let next = AtomicUsize::new(0);
         let results: Vec<Mutex<Option<Sub>>> =
@@ -453,83 +432,108 @@ pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaR
                         if i >= frontier.len() || i > best.load(Relaxed) {
                             break;
                         }
-                        let node = &frontier[i];
-                        let mut s = root.clone();
-                        s.cells = node.cells;
-                        s.reset_values();
-                        s.path[..node.path.len()].copy_from_slice(&node.path);
-                        s.bound = bound;
-                        s.generated = 0;
-                        s.cancel = Some((&best, i));
-                        let g = node.path.len() as u32;
-                        let found = s.run(node.blank, g, node.md, node.prev);
-                        if found {
-                            best.fetch_min(i, Relaxed);
-                        }
-                        let sub = Sub {
-                            found: found.then(|| s.path[..s.found_len].to_vec()),
-                            generated: s.generated,
-                            expanded: s.expanded,
-                            next_bound: s.next_bound,
-                            max_depth: s.max_depth,
-                        };
+                        let sub = self.subtree(&frontier[i], bound, &best, i);
                         *results[i].lock().expect("no panics while holding") = Some(sub);
                     }
                 });
             }
         });
-        let first_goal = best.load(Relaxed);
+        let results = results
+            .into_iter()
+            .map(|r| r.into_inner().expect("no panics"))
+            .collect();
+        (results, best.load(Relaxed))
+    }
+
+    /// The search below frontier node `i`, given up when a subtree before it holds a goal.
+    fn subtree(&self, node: &Frontier, bound: u32, best: &AtomicUsize, i: usize) -> Sub {
+        let mut s = self.root.clone();
+        s.cells = node.cells;
+        s.reset_values();
+        s.path[..node.path.len()].copy_from_slice(&node.path);
+        s.bound = bound;
+        s.c.generated = 0;
+        s.cancel = Some((best, i));
+        let g = node.path.len() as u32;
+        let found = s.run(node.blank, g, node.md, node.prev);
+        if found {
+            best.fetch_min(i, Relaxed);
+        }
+        Sub {
+            found: found.then(|| s.path[..s.found_len].to_vec()),
+            generated: s.c.generated,
+            expanded: s.c.expanded,
+            next_bound: s.next_bound,
+            max_depth: s.c.max_depth,
+        }
+    }
+
+    fn add(&mut self, generated: u64, expanded: u64, max_depth: u32) {
+        self.c.generated += generated;
+        self.c.expanded += expanded;
+        self.c.max_depth = self.c.max_depth.max(max_depth);
+    }
+}
+
+impl Iterate for Parallel<'_> {
+    fn iterate(&mut self, bound: u32) -> Iteration {
+        let (mut top, top_found) = self.top(bound);
+        let frontier = std::mem::take(&mut top.frontier);
+        let (results, first_goal) = self.subtrees(&frontier, bound);
+        let mut found = None;
         if first_goal != usize::MAX {
             // Serial order: the top up to subtree `first_goal`, the subtrees before it
             // in full, and that subtree up to its goal.
             let node = &frontier[first_goal];
-            generated += node.generated;
-            expanded += node.expanded;
-            for r in results.iter().take(first_goal + 1) {
-                let sub = r.lock().expect("no panics").take().expect("searched");
-                generated += sub.generated;
-                expanded += sub.expanded;
-                max_depth = max_depth.max(sub.max_depth);
-                if let Some(path) = sub.found {
-                    moves = Some(moves_of(&path, order));
-                }
+            self.add(node.generated, node.expanded, 0);
+            for sub in results.into_iter().take(first_goal + 1) {
+                let sub = sub.expect("searched");
+                self.add(sub.generated, sub.expanded, sub.max_depth);
+                found = found.or(sub.found);
             }
-            break;
+            return Iteration {
+                found,
+                next_bound: u32::MAX,
+            };
         }
-        generated += top.generated;
-        expanded += top.expanded;
-        max_depth = max_depth.max(top.max_depth);
+        self.add(top.c.generated, top.c.expanded, top.c.max_depth);
         let mut next_bound = top.next_bound;
-        for r in &results {
-            let sub = r.lock().expect("no panics").take().expect("searched");
-            generated += sub.generated;
-            expanded += sub.expanded;
-            max_depth = max_depth.max(sub.max_depth);
+        for sub in results {
+            let sub = sub.expect("searched");
+            self.add(sub.generated, sub.expanded, sub.max_depth);
             next_bound = next_bound.min(sub.next_bound);
         }
         if top_found {
-            moves = Some(moves_of(&top.path[..top.found_len], order));
-            break;
+            found = Some(top.path[..top.found_len].to_vec());
         }
-        if next_bound == u32::MAX || next_bound as usize >= MAX_PATH {
-            break;
-        }
-        bound = next_bound;
+        Iteration { found, next_bound }
     }
-    IdaResult {
-        h0,
-        thresholds,
-        moves,
-        generated,
-        expanded,
-        max_depth,
-        limit_reached: false,
-        seconds: started.elapsed().as_secs_f64(),
+
+    fn counters(&mut self) -> &mut Counters {
+        &mut self.c
     }
+}
+
+/// The same search as [`solve`] (no expansion limit), with the subtrees below a frontier
+/// depth searched by the threads of the current rayon pool. The counts and the solution
+/// are those of [`solve`] (see the module documentation).
+pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaResult {
+    assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
+    let root = Search::new(h, start, order);
+    let (md, h0, moves) = (root.md(), root.h0(), root.moves);
+    let mut p = Parallel {
+        root,
+        blank: start.blank(),
+        md,
+        split: 2,
+        c: Counters::new(None),
+    };
+    super::deepen::deepen(&mut p, h0, md == 0, &moves, Control::default())
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::board::Dir;
     use super::super::board::Shape;
     use super::super::heuristic::Heuristic;
     use super::super::ida;
@@ -538,6 +542,7 @@ mod tests {
     use super::*;
     use crate::util::rng::rng_from_seed;
     use rand::RngExt;
+    use std::time::Instant;
 
     fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
         let p = Partition::parse(partition, goal).unwrap();

@@ -12,12 +12,17 @@
 //! ([`pdb::shared`]). The time a run spends loading or building them is
 //! `heuristic_setup_seconds`, not part of `time_seconds`; `heuristic_bytes` is the
 //! tables' memory.
+//!
+//! `ida` records a checkpoint after each iteration (its thresholds and counts so far,
+//! [`crate::tiles::deepen::Checkpoint`]) in the journal's checkpoint log; a run that was
+//! killed resumes at its next threshold and ends with the counts of an uninterrupted run.
 
 use crate::pipeline::metrics::MetricsSpec;
 use crate::pipeline::params::{ParamSpec, Params};
 use crate::pipeline::runner::{Algorithm, CacheSpec, RunContext, RunOutput, Runner, Seeds};
 use crate::tiles::board::{Board, MoveOrder, Shape};
 use crate::tiles::census;
+use crate::tiles::deepen::{Checkpoint, Control};
 use crate::tiles::heuristic::Heuristic;
 use crate::tiles::ida;
 use crate::tiles::instances::InstanceSet;
@@ -76,106 +81,113 @@ pub fn runner() -> Runner {
             env: "SEARCHLAB_PDB_CACHE",
         }),
         dimension: None,
-        algorithms: vec![
-            Algorithm {
-                name: "ida",
-                // 2: pattern-database heuristics; heuristic_setup_seconds and heuristic_bytes.
-                version: 2,
-                description: "IDA* (fast, one blank) on a benchmark instance",
-                metrics: MetricsSpec::of::<TilesMetrics>(),
-                run: run_ida,
-                params: vec![
-                    ParamSpec::choice(
-                        "instance_set",
-                        InstanceSet::NAMES,
-                        Some("assignment"),
-                        "korf100, assignment (ids 1,2,3,4,14,88) or korf24",
-                    )
-                    .instance(),
-                    ParamSpec::int(
-                        "instance",
-                        1,
-                        100,
-                        None,
-                        "the instance id in its set (Korf's numbering)",
-                    )
-                    .instance(),
-                    ParamSpec::text(
-                        "heuristic",
-                        "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, or pdb: and groups of tiles like pdb:1,2,3/4,5,6",
-                        pdb::check_ida_heuristic,
-                        Some("manhattan"),
-                        "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6 (24-puzzle), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15; tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
-                    ),
-                    ParamSpec::choice(
-                        "move_order",
-                        MOVE_ORDERS,
-                        Some("ULRD"),
-                        "order of the blank's moves (Korf's: ULRD)",
-                    ),
-                    ParamSpec::optional_int(
-                        "expand_limit",
-                        1,
-                        i64::MAX,
-                        "give up after this many expansions",
-                    ),
-                ],
-            },
-            Algorithm {
-                name: "random8",
-                // 2: dfs_limit belongs to dfs (absent from the other searches' runs).
-                // 3: the heuristic_setup_seconds and heuristic_bytes columns (empty here).
-                // 4: the board comes from the replicate's instance seed (no instance_seed).
-                version: 4,
-                description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
-                metrics: MetricsSpec::of::<TilesMetrics>(),
-                run: run_random8,
-                params: vec![
-                    ParamSpec::choice(
-                        "search",
-                        &["bfs", "dfs", "astar", "ida"],
-                        None,
-                        "the search algorithm (`search`, as `algorithm` is the table's column for random8 itself)",
-                    ),
-                    ParamSpec::int(
-                        "depth_min",
-                        0,
-                        31,
-                        Some(10),
-                        "smallest optimal distance of the random instance",
-                    )
-                    .instance(),
-                    ParamSpec::int(
-                        "depth_max",
-                        0,
-                        31,
-                        Some(20),
-                        "largest optimal distance (the distance is drawn uniformly in the band)",
-                    )
-                    .instance(),
-                    ParamSpec::optional_int(
-                        "depth",
-                        0,
-                        31,
-                        "exact optimal distance (overrides depth_min and depth_max)",
-                    )
-                    .instance(),
-                    ParamSpec::choice(
-                        "heuristic",
-                        Heuristic::NAMES,
-                        Some("manhattan"),
-                        "heuristic of astar and ida",
-                    ),
-                    ParamSpec::choice(
-                        "move_order",
-                        MOVE_ORDERS,
-                        Some("UDLR"),
-                        "order of the blank's moves (the 8-puzzle assignment's: UDLR)",
-                    ),
-                    ParamSpec::optional_int("dfs_limit", 1, i64::MAX, "expansion limit of dfs")
-                        .only_when("search", &["dfs"]),
-                ],
-            },
+        algorithms: vec![ida_algorithm(), random8_algorithm()],
+    }
+}
+
+/// `ida`: the fast IDA* on a benchmark instance.
+fn ida_algorithm() -> Algorithm {
+    Algorithm {
+        name: "ida",
+        // 2: pattern-database heuristics; heuristic_setup_seconds and heuristic_bytes.
+        version: 2,
+        description: "IDA* (fast, one blank) on a benchmark instance",
+        metrics: MetricsSpec::of::<TilesMetrics>(),
+        run: run_ida,
+        params: vec![
+            ParamSpec::choice(
+                "instance_set",
+                InstanceSet::NAMES,
+                Some("assignment"),
+                "korf100, assignment (ids 1,2,3,4,14,88) or korf24",
+            )
+            .instance(),
+            ParamSpec::int(
+                "instance",
+                1,
+                100,
+                None,
+                "the instance id in its set (Korf's numbering)",
+            )
+            .instance(),
+            ParamSpec::text(
+                "heuristic",
+                "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, or pdb: and groups of tiles like pdb:1,2,3/4,5,6",
+                pdb::check_ida_heuristic,
+                Some("manhattan"),
+                "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6 (24-puzzle), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15; tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
+            ),
+            ParamSpec::choice(
+                "move_order",
+                MOVE_ORDERS,
+                Some("ULRD"),
+                "order of the blank's moves (Korf's: ULRD)",
+            ),
+            ParamSpec::optional_int(
+                "expand_limit",
+                1,
+                i64::MAX,
+                "give up after this many expansions",
+            ),
+        ],
+    }
+}
+
+/// `random8`: any search on a random 8-puzzle.
+fn random8_algorithm() -> Algorithm {
+    Algorithm {
+        name: "random8",
+        // 2: dfs_limit belongs to dfs (absent from the other searches' runs).
+        // 3: the heuristic_setup_seconds and heuristic_bytes columns (empty here).
+        // 4: the board comes from the replicate's instance seed (no instance_seed).
+        version: 4,
+        description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
+        metrics: MetricsSpec::of::<TilesMetrics>(),
+        run: run_random8,
+        params: vec![
+            ParamSpec::choice(
+                "search",
+                &["bfs", "dfs", "astar", "ida"],
+                None,
+                "the search algorithm (`search`, as `algorithm` is the table's column for random8 itself)",
+            ),
+            ParamSpec::int(
+                "depth_min",
+                0,
+                31,
+                Some(10),
+                "smallest optimal distance of the random instance",
+            )
+            .instance(),
+            ParamSpec::int(
+                "depth_max",
+                0,
+                31,
+                Some(20),
+                "largest optimal distance (the distance is drawn uniformly in the band)",
+            )
+            .instance(),
+            ParamSpec::optional_int(
+                "depth",
+                0,
+                31,
+                "exact optimal distance (overrides depth_min and depth_max)",
+            )
+            .instance(),
+            ParamSpec::choice(
+                "heuristic",
+                Heuristic::NAMES,
+                Some("manhattan"),
+                "heuristic of astar and ida",
+            ),
+            ParamSpec::choice(
+                "move_order",
+                MOVE_ORDERS,
+                Some("UDLR"),
+                "order of the blank's moves (the 8-puzzle assignment's: UDLR)",
+            ),
+            ParamSpec::optional_int("dfs_limit", 1, i64::MAX, "expansion limit of dfs")
+                .only_when("search", &["dfs"]),
         ],
     }
 }
@@ -195,16 +207,28 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
     let limit = params.opt_int("expand_limit")?.map(|l| l as u64);
     let goal = Board::default_goal(inst.board.shape(), 1);
     let name = params.str("heuristic")?;
+    // Each iteration completed is a checkpoint; a run killed resumes at the next one.
+    let mut record = |c: &Checkpoint| {
+        let state = serde_json::to_value(c).expect("a checkpoint is plain numbers");
+        ctx.observer.checkpoint(&state);
+    };
+    let control = Control {
+        expand_limit: limit,
+        resume: ctx
+            .resume
+            .and_then(|v| serde_json::from_value(v.clone()).ok()),
+        on_iteration: Some(&mut record),
+    };
     let (r, setup, bytes) = match pdb::heuristic_partition(name) {
         Some(partition) => {
             let started = Instant::now();
             let (h, _) = pdb::shared(&goal, partition, ctx)?;
             let setup = started.elapsed().as_secs_f64();
-            let r = pdb_ida::solve(&inst.board, &h, order, limit);
+            let r = pdb_ida::solve_with(&inst.board, &h, order, control);
             (r, Some(setup), Some(h.bytes() as u64))
         }
         None => (
-            ida::solve(&inst.board, &goal, heuristic(params)?, order, limit),
+            ida::solve_with(&inst.board, &goal, heuristic(params)?, order, control),
             None,
             None,
         ),

@@ -281,3 +281,102 @@ fn expansion_limits_stop_every_search() {
     assert!(r.moves.is_none() && r.limit_reached && r.expanded == 10);
     assert_eq!(moves_of(&[start]), Vec::<Dir>::new());
 }
+
+#[test]
+fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
+    // Korf's instance 9 (1.65 million nodes with Manhattan distance, 11 iterations) with
+    // each search the driver serves: every checkpoint, resumed, gives the same counts,
+    // thresholds, depth and moves; a limit counts the expansions done before the resume.
+    use super::deepen::{Checkpoint, Control};
+    use super::pdb::{Partition, PdbHeuristic, build};
+    use super::pdb_ida;
+    let inst = InstanceSet::Korf100.instance(9).unwrap();
+    let goal = Board::default_goal(inst.board.shape(), 1);
+    let singles: Vec<String> = (1..16).map(|t| t.to_string()).collect();
+    let p = Partition::parse(&singles.join("/"), &goal).unwrap();
+    let tables = p
+        .groups
+        .iter()
+        .map(|g| build(&goal, g, &|_, _| {}))
+        .collect();
+    let pdb = PdbHeuristic::new(&goal, p, tables, true);
+    let key = |r: &ida::IdaResult| {
+        (
+            r.generated,
+            r.expanded,
+            r.thresholds.clone(),
+            r.moves.clone(),
+            r.max_depth,
+            r.limit_reached,
+        )
+    };
+    type Solver<'a> = Box<dyn Fn(Control) -> ida::IdaResult + 'a>;
+    let searches: Vec<(&str, Solver)> = vec![
+        (
+            "manhattan",
+            Box::new(|c| {
+                ida::solve_with(&inst.board, &goal, Heuristic::Manhattan, MoveOrder::KORF, c)
+            }),
+        ),
+        (
+            "linear",
+            Box::new(|c| {
+                ida::solve_with(&inst.board, &goal, Heuristic::Linear, MoveOrder::KORF, c)
+            }),
+        ),
+        (
+            "pdb",
+            Box::new(|c| pdb_ida::solve_with(&inst.board, &pdb, MoveOrder::KORF, c)),
+        ),
+    ];
+    for (name, solve) in &searches {
+        let mut seen: Vec<Checkpoint> = Vec::new();
+        let mut record = |c: &Checkpoint| seen.push(c.clone());
+        let full = solve(Control {
+            on_iteration: Some(&mut record),
+            ..Control::default()
+        });
+        assert_eq!(
+            full.solution_length(),
+            Some(inst.optimal as usize),
+            "{name}"
+        );
+        assert_eq!(
+            seen.len(),
+            full.thresholds.len() - 1,
+            "{name}: one per iteration"
+        );
+        assert!(seen.len() >= 4, "{name}: several iterations");
+        for (i, c) in seen.iter().enumerate() {
+            assert_eq!(c.thresholds, full.thresholds[..=i], "{name}");
+            assert_eq!(c.next, full.thresholds[i + 1], "{name}");
+            let resumed = solve(Control {
+                resume: Some(c.clone()),
+                ..Control::default()
+            });
+            assert_eq!(
+                key(&resumed),
+                key(&full),
+                "{name}, resumed at checkpoint {i}"
+            );
+        }
+        // With a limit that stops in the last iteration, resumed or not.
+        let limit = Some(full.expanded - 10);
+        let limited = solve(Control::limited(limit));
+        assert!(limited.limit_reached && limited.moves.is_none(), "{name}");
+        let resumed = solve(Control {
+            expand_limit: limit,
+            resume: seen.last().cloned(),
+            ..Control::default()
+        });
+        assert_eq!(key(&resumed), key(&limited), "{name}, limited");
+        // A checkpoint of another search (another h0) is ignored.
+        let mut other = seen[0].clone();
+        other.thresholds[0] += 2;
+        let fresh = solve(Control {
+            resume: Some(other),
+            ..Control::default()
+        });
+        assert_eq!(key(&fresh), key(&full), "{name}, foreign checkpoint");
+    }
+}

@@ -1,0 +1,243 @@
+//! The iterative-deepening driver, counters and move tables shared by the fast IDA*
+//! searches of one-blank boards: [`super::ida`] (computed heuristics) and
+//! [`super::pdb_ida`] (pattern databases, serial and parallel).
+//!
+//! A search supplies one iteration ([`Iterate`]: search from the start with a threshold,
+//! report a goal's path or the next threshold); the driver ([`deepen`]) owns the rest,
+//! once for all of them: the threshold loop and its list, the stop at the expansion limit
+//! or past the longest path, the solution's moves, the time, and the checkpoints of long
+//! runs. The driver is generic over the search, so each search's iteration is
+//! monomorphised into it and the per-node code pays nothing for the sharing.
+//!
+//! **Counting** (Korf 1985): `generated` is every child generated, summed over all
+//! iterations, plus the start node once; `expanded` is every node whose children were
+//! generated; the last iteration stops when the goal is generated.
+//!
+//! **Checkpoints.** After each iteration that found no goal the driver hands the caller a
+//! [`Checkpoint`]: the thresholds searched, the counts so far and the next threshold. A
+//! search started with it ([`Control::resume`]) skips the iterations already done and
+//! ends with the same counts, thresholds and solution as a search never interrupted:
+//! every iteration starts from the start node with nothing carried over but the counts.
+
+use super::board::{Dir, MAX_CELLS, MoveOrder, Shape};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// What one IDA* run found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdaResult {
+    pub h0: u32,
+    pub thresholds: Vec<u32>,
+    /// The blank's moves from the start to the goal, if found.
+    pub moves: Option<Vec<Dir>>,
+    pub generated: u64,
+    pub expanded: u64,
+    /// Deepest path examined (the memory an IDA* needs).
+    pub max_depth: u32,
+    /// True when the search stopped at its expansion limit.
+    pub limit_reached: bool,
+    pub seconds: f64,
+}
+
+impl IdaResult {
+    pub fn solution_length(&self) -> Option<usize> {
+        self.moves.as_ref().map(Vec::len)
+    }
+
+    pub fn thresholds_text(&self) -> String {
+        self.thresholds
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The longest path an IDA* search examines (its path buffers' length).
+pub const MAX_PATH: usize = 512;
+/// No cell (a move off the board).
+pub const NONE: u8 = u8::MAX;
+
+/// The counts of a search, updated by its hot loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counters {
+    pub generated: u64,
+    pub expanded: u64,
+    /// Deepest path examined.
+    pub max_depth: u32,
+    /// The search gives up when about to expand node number `limit + 1`.
+    pub limit: u64,
+    pub limit_reached: bool,
+}
+
+impl Counters {
+    /// The counts before the start node is searched: the start counts as generated.
+    pub fn new(expand_limit: Option<u64>) -> Counters {
+        Counters {
+            generated: 1,
+            expanded: 0,
+            max_depth: 0,
+            limit: expand_limit.unwrap_or(u64::MAX),
+            limit_reached: false,
+        }
+    }
+}
+
+/// The blank's moves in a move order, as tables the hot loops index.
+#[derive(Debug, Clone, Copy)]
+pub struct Moves {
+    /// `nbr[cell][k]`: the cell the blank reaches from `cell` with the k-th move of the
+    /// order, or [`NONE`].
+    pub nbr: [[u8; 4]; MAX_CELLS],
+    /// `inverse[k]`: the index in the order of the k-th move's inverse.
+    pub inverse: [usize; 4],
+    /// True when the k-th move of the order is vertical (changes the tile's row).
+    pub vertical: [bool; 4],
+    pub order: MoveOrder,
+}
+
+impl Moves {
+    pub fn new(shape: Shape, order: MoveOrder) -> Moves {
+        let mut nbr = [[NONE; 4]; MAX_CELLS];
+        for (c, row) in nbr.iter_mut().enumerate().take(shape.cells()) {
+            for (k, d) in order.0.into_iter().enumerate() {
+                if let Some(q) = shape.neighbour(c, d) {
+                    row[k] = q as u8;
+                }
+            }
+        }
+        let mut inverse = [0; 4];
+        let mut vertical = [false; 4];
+        for (k, d) in order.0.into_iter().enumerate() {
+            inverse[k] = order.0.iter().position(|&e| e == d.inverse()).unwrap_or(0);
+            vertical[k] = matches!(d, Dir::Up | Dir::Down);
+        }
+        Moves {
+            nbr,
+            inverse,
+            vertical,
+            order,
+        }
+    }
+
+    /// The moves of a path of move indices.
+    pub fn path(&self, path: &[u8]) -> Vec<Dir> {
+        path.iter().map(|&k| self.order.0[usize::from(k)]).collect()
+    }
+}
+
+/// What one iteration found.
+pub struct Iteration {
+    /// The move indices from the start to a goal, when one was generated.
+    pub found: Option<Vec<u8>>,
+    /// The least f above the threshold among the children pruned (u32::MAX: none).
+    pub next_bound: u32,
+}
+
+/// One IDA* iteration of a search, from the start node with threshold `bound`.
+pub trait Iterate {
+    fn iterate(&mut self, bound: u32) -> Iteration;
+    /// The counts so far (all iterations).
+    fn counters(&mut self) -> &mut Counters;
+}
+
+/// The state of a search between two iterations, from which it resumes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// The thresholds of the iterations completed.
+    pub thresholds: Vec<u32>,
+    /// The threshold of the next iteration.
+    pub next: u32,
+    pub generated: u64,
+    pub expanded: u64,
+    pub max_depth: u32,
+}
+
+/// How a run is controlled: its expansion limit, where it resumes, and who is told of
+/// each iteration completed.
+#[derive(Default)]
+pub struct Control<'a> {
+    pub expand_limit: Option<u64>,
+    /// A checkpoint of this same search (same start, heuristic and order); one whose
+    /// first threshold is not the start's h is ignored.
+    pub resume: Option<Checkpoint>,
+    pub on_iteration: Option<&'a mut dyn FnMut(&Checkpoint)>,
+}
+
+impl Control<'_> {
+    /// A run with an expansion limit, neither resumed nor observed.
+    pub fn limited(expand_limit: Option<u64>) -> Control<'static> {
+        Control {
+            expand_limit,
+            ..Control::default()
+        }
+    }
+}
+
+/// IDA* with the iterations of `search`: thresholds from `h0` (or from the checkpoint to
+/// resume) until a goal is found, the limit is reached or no path is left within
+/// [`MAX_PATH`]. `at_goal`: the start is the goal (one threshold, no search).
+pub fn deepen<S: Iterate>(
+    search: &mut S,
+    h0: u32,
+    at_goal: bool,
+    moves: &Moves,
+    control: Control,
+) -> IdaResult {
+    let started = Instant::now();
+    let mut thresholds = Vec::new();
+    let mut solution = None;
+    let mut bound = h0;
+    if let Some(c) = control.resume.filter(|c| c.thresholds.first() == Some(&h0))
+        && !at_goal
+    {
+        let counters = search.counters();
+        counters.generated = c.generated;
+        counters.expanded = c.expanded;
+        counters.max_depth = c.max_depth;
+        thresholds = c.thresholds;
+        bound = c.next;
+    }
+    let mut on_iteration = control.on_iteration;
+    if at_goal {
+        thresholds.push(h0);
+        solution = Some(Vec::new());
+    } else {
+        loop {
+            thresholds.push(bound);
+            let it = search.iterate(bound);
+            if let Some(path) = it.found {
+                solution = Some(moves.path(&path));
+                break;
+            }
+            if search.counters().limit_reached
+                || it.next_bound == u32::MAX
+                || it.next_bound as usize >= MAX_PATH
+            {
+                break;
+            }
+            bound = it.next_bound;
+            if let Some(f) = on_iteration.as_mut() {
+                let c = *search.counters();
+                f(&Checkpoint {
+                    thresholds: thresholds.clone(),
+                    next: bound,
+                    generated: c.generated,
+                    expanded: c.expanded,
+                    max_depth: c.max_depth,
+                });
+            }
+        }
+    }
+    let c = *search.counters();
+    IdaResult {
+        h0,
+        thresholds,
+        moves: solution,
+        generated: c.generated,
+        expanded: c.expanded,
+        max_depth: c.max_depth,
+        limit_reached: c.limit_reached,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}

@@ -1,0 +1,385 @@
+//! The construction of a pattern's table: a layered breadth-first search backwards from
+//! the goal over (placement, blank region), in parallel over ranges of placements (see the
+//! [module documentation](super) for the words of seen and frontier bits).
+
+use super::rank::{Pattern, Unranker, pdep_bits, pext, pext_bits, select_bit};
+use super::table::{Encoding, Table};
+use crate::tiles::board::{Board, Dir, MAX_CELLS, Shape};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// The board's geometry as bit masks, for the abstract search.
+#[derive(Clone)]
+struct Grid {
+    n: usize,
+    all: u32,
+    /// Cells with a neighbour to the left (a region may grow right into them), etc.
+    not_first_col: u32,
+    not_last_col: u32,
+    w: usize,
+    nbr: [[u8; 4]; MAX_CELLS],
+}
+
+impl Grid {
+    fn new(shape: Shape) -> Grid {
+        let n = shape.cells();
+        let w = shape.width;
+        let mut g = Grid {
+            n,
+            all: if n == 32 { u32::MAX } else { (1 << n) - 1 },
+            not_first_col: 0,
+            not_last_col: 0,
+            w,
+            nbr: [[u8::MAX; 4]; MAX_CELLS],
+        };
+        for c in 0..n {
+            if c % w != 0 {
+                g.not_first_col |= 1 << c;
+            }
+            if c % w != w - 1 {
+                g.not_last_col |= 1 << c;
+            }
+            for (k, d) in Dir::ALL.into_iter().enumerate() {
+                if let Some(q) = shape.neighbour(c, d) {
+                    g.nbr[c][k] = q as u8;
+                }
+            }
+        }
+        g
+    }
+
+    /// The cells of `free` connected to `seed` (a subset of `free`).
+    #[inline(always)]
+    fn flood(&self, seed: u32, free: u32) -> u32 {
+        let mut r = seed;
+        loop {
+            let grown = (r
+                | ((r << 1) & self.not_first_col)
+                | ((r >> 1) & self.not_last_col)
+                | (r << self.w)
+                | (r >> self.w))
+                & free;
+            if grown == r {
+                return r;
+            }
+            r = grown;
+        }
+    }
+}
+
+/// An atomic word of seen and frontier bits (see the module documentation).
+trait Word: Send + Sync {
+    const BITS: usize;
+    fn zero() -> Self;
+    fn get(&self) -> u64;
+    fn set(&self, v: u64);
+    fn cas(&self, old: u64, new: u64) -> Result<u64, u64>;
+}
+
+macro_rules! word {
+    ($t:ty, $u:ty, $bits:expr) => {
+        impl Word for $t {
+            const BITS: usize = $bits;
+            fn zero() -> Self {
+                <$t>::new(0)
+            }
+            #[inline(always)]
+            fn get(&self) -> u64 {
+                u64::from(self.load(Relaxed))
+            }
+            #[inline(always)]
+            fn set(&self, v: u64) {
+                self.store(v as $u, Relaxed)
+            }
+            #[inline(always)]
+            fn cas(&self, old: u64, new: u64) -> Result<u64, u64> {
+                self.compare_exchange_weak(old as $u, new as $u, Relaxed, Relaxed)
+                    .map(u64::from)
+                    .map_err(u64::from)
+            }
+        }
+    };
+}
+word!(AtomicU16, u16, 16);
+word!(AtomicU32, u32, 32);
+word!(AtomicU64, u64, 64);
+
+/// Builds the table of `tiles` towards `goal` (one blank). `progress(done, total)` is
+/// called after every layer with the number of placements valued so far.
+pub fn build(goal: &Board, tiles: &[u8], progress: &dyn Fn(u64, u64)) -> Table {
+    let started = Instant::now();
+    let free = goal.len() - tiles.len();
+    let mut table = None;
+    for encoding in [Encoding::Nibbles, Encoding::Bytes] {
+        table = if free <= 8 {
+            build_with::<AtomicU16>(goal, tiles, encoding, progress)
+        } else if free <= 16 {
+            build_with::<AtomicU32>(goal, tiles, encoding, progress)
+        } else {
+            build_with::<AtomicU64>(goal, tiles, encoding, progress)
+        };
+        if table.is_some() {
+            break;
+        }
+    }
+    let mut table = table.expect("byte values always fit");
+    table.build_seconds = started.elapsed().as_secs_f64();
+    table
+}
+
+/// Everything a layer of the build reads.
+struct Build<'a, W> {
+    grid: &'a Grid,
+    pattern: &'a Pattern,
+    unranker: &'a Unranker,
+    words: &'a [W],
+    md: &'a [[u8; MAX_CELLS]; MAX_CELLS],
+    k: usize,
+    f: usize,
+    entries: u64,
+    encoding: Encoding,
+    limit: u32,
+    overflow: &'a AtomicBool,
+}
+
+#[inline(always)]
+fn prefetch<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; any address is allowed.
+    #[allow(unused_unsafe)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (p as *const T).cast(),
+        );
+    }
+}
+
+impl<W: Word> Build<'_, W> {
+    /// One range of placements in one layer: values the placements first reached at
+    /// `depth` (into `out`, the range's part of the table) and expands the frontier
+    /// regions of the layer's parity. Returns (placements valued, states created).
+    #[inline(always)]
+    fn chunk<const FAST: bool>(&self, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+        let (k, f) = (self.k, self.f);
+        let fmask: u64 = (1u64 << f) - 1;
+        let last = (first + CHUNK).min(self.entries);
+        let grid = self.grid;
+        let mut pos = [0u8; MAX_CELLS];
+        let mut valued = 0u64;
+        let mut created = 0u64;
+        // Successors of an expansion: (rank, occupied cells, blank cell). They are
+        // checked one expansion later, so that their words' prefetches have landed.
+        let mut succ = [[(0u32, 0u32, 0u8); 4 * MAX_CELLS]; 2];
+        let mut counts = [0usize; 2];
+        let mut slot = 0;
+        for r in first..last {
+            let word = self.words[r as usize].get();
+            let front = (word >> f) & fmask;
+            if front == 0 {
+                continue;
+            }
+            let digits = self.unranker.digits(r as u32);
+            let mut occupied = 0u32;
+            let mut mdp = 0u32;
+            for (i, (slot, md)) in pos.iter_mut().zip(self.md).take(k).enumerate() {
+                let d = ((digits >> (5 * i)) & 31) as u32;
+                let c = select_bit::<FAST>(grid.all & !occupied, d);
+                *slot = c as u8;
+                occupied |= 1 << c;
+                mdp += u32::from(md[c as usize]);
+            }
+            if mdp & 1 != depth & 1 {
+                continue; // in the next layer, being written by this one
+            }
+            let seen = word & fmask;
+            if seen == front {
+                // First reached in this layer: its value is the depth.
+                let s = (depth - mdp) / 2;
+                if s >= self.limit {
+                    self.overflow.store(true, Relaxed);
+                }
+                let idx = (r - first) as usize;
+                match self.encoding {
+                    Encoding::Nibbles => out[idx / 2] |= (s as u8 & 0xF) << (4 * (idx & 1)),
+                    Encoding::Bytes => out[idx] = s as u8,
+                }
+                valued += 1;
+            }
+            self.words[r as usize].set(seen);
+            let region = pdep_bits::<FAST>(front, grid.all & !occupied);
+            slot ^= 1;
+            let mut count = 0;
+            for i in 0..k {
+                let from = pos[i];
+                for &to in &grid.nbr[usize::from(from)] {
+                    if to == u8::MAX || region & (1 << to) == 0 {
+                        continue;
+                    }
+                    let r2 = self.pattern.rank_moved(&pos[..k], r as u32, i, to);
+                    prefetch(&self.words[r2 as usize]);
+                    succ[slot][count] = (r2, occupied ^ (1 << from) ^ (1 << to), from);
+                    count += 1;
+                }
+            }
+            counts[slot] = count;
+            created += self.check::<FAST>(&succ[slot ^ 1][..counts[slot ^ 1]]);
+            counts[slot ^ 1] = 0;
+        }
+        created += self.check::<FAST>(&succ[slot][..counts[slot]]);
+        (valued, created)
+    }
+
+    /// Marks the successors not seen yet (with their blank regions) as seen and in the
+    /// frontier; returns how many there were.
+    #[inline(always)]
+    fn check<const FAST: bool>(&self, succ: &[(u32, u32, u8)]) -> u64 {
+        let f = self.f;
+        let grid = self.grid;
+        let mut created = 0;
+        for &(r2, occ, from) in succ {
+            let below = occ & ((1u32 << from) - 1);
+            let bit = 1u64 << (u32::from(from) - below.count_ones());
+            let target = &self.words[r2 as usize];
+            let mut cur = target.get();
+            if cur & bit != 0 {
+                continue;
+            }
+            let freecells = grid.all & !occ;
+            let reg = grid.flood(1 << from, freecells);
+            let b = pext_bits::<FAST>(reg, freecells);
+            loop {
+                if cur & bit != 0 {
+                    break;
+                }
+                match target.cas(cur, cur | b | b << f) {
+                    Ok(_) => {
+                        created += 1;
+                        break;
+                    }
+                    Err(now) => cur = now,
+                }
+            }
+        }
+        created
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    fn chunk_bmi2(&self, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+        self.chunk::<true>(first, depth, out)
+    }
+
+    fn run_chunk(&self, fast: bool, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if fast {
+            // SAFETY: `fast` is true only when the CPU has BMI1, BMI2 and POPCNT.
+            return unsafe { self.chunk_bmi2(first, depth, out) };
+        }
+        self.chunk::<false>(first, depth, out)
+    }
+}
+
+const CHUNK: u64 = 1 << 14;
+
+/// True when the CPU has the bit instructions the build's fast path uses.
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The layered BFS with words of type `W`; `None` when a value does not fit `encoding`.
+fn build_with<W: Word>(
+    goal: &Board,
+    tiles: &[u8],
+    encoding: Encoding,
+    progress: &dyn Fn(u64, u64),
+) -> Option<Table> {
+    let shape = goal.shape();
+    let grid = Grid::new(shape);
+    let n = grid.n;
+    let k = tiles.len();
+    let f = n - k;
+    assert!(2 * f <= W::BITS);
+    let pattern = Pattern::new(tiles, n);
+    let entries = pattern.entries();
+    let w = shape.width;
+    // Manhattan distance of pattern tile i from each cell.
+    let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
+    let mut goal_pos = [0u8; MAX_CELLS];
+    for (i, &t) in tiles.iter().enumerate() {
+        let gc = goal
+            .tiles()
+            .iter()
+            .position(|&x| x == t)
+            .expect("tile on board");
+        goal_pos[i] = gc as u8;
+        for (c, m) in md[i].iter_mut().enumerate().take(n) {
+            *m = ((c / w).abs_diff(gc / w) + (c % w).abs_diff(gc % w)) as u8;
+        }
+    }
+    let words: Vec<W> = std::iter::repeat_with(W::zero)
+        .take(entries as usize)
+        .collect();
+    let (per_byte, limit) = match encoding {
+        Encoding::Nibbles => (2u64, 15u32),
+        Encoding::Bytes => (1, 255),
+    };
+    let mut data = vec![0u8; entries.div_ceil(per_byte) as usize];
+    // The root: the goal placement, the blank's region around its goal cell.
+    let occupied: u32 = goal_pos[..k].iter().fold(0, |m, &c| m | 1 << c);
+    let region = grid.flood(1 << goal.blank(), grid.all & !occupied);
+    let bits = pext(region, grid.all & !occupied);
+    let root = pattern.rank(&goal_pos[..k]);
+    words[root as usize].set(bits | bits << f);
+    let unranker = Unranker::new(&pattern);
+    let overflow = AtomicBool::new(false);
+    let ctx = Build {
+        grid: &grid,
+        pattern: &pattern,
+        unranker: &unranker,
+        words: &words,
+        md: &md,
+        k,
+        f,
+        entries,
+        encoding,
+        limit,
+        overflow: &overflow,
+    };
+    let fast = has_bmi2();
+    let mut histogram: Vec<u64> = Vec::new();
+    let mut valued = 0u64;
+    let mut depth = 0u32;
+    loop {
+        let (count, created) = data
+            .par_chunks_mut((CHUNK / per_byte) as usize)
+            .enumerate()
+            .map(|(ci, out)| ctx.run_chunk(fast, ci as u64 * CHUNK, depth, out))
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        if overflow.load(Relaxed) {
+            return None;
+        }
+        histogram.push(count);
+        valued += count;
+        progress(valued, entries);
+        if created == 0 {
+            break;
+        }
+        depth += 1;
+    }
+    // Every placement is reachable when the blank has a cell to spare (else half are).
+    debug_assert!(valued == entries || k + 1 == n);
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    let mut t = Table::new(pattern, encoding, data);
+    t.histogram = histogram;
+    Some(t)
+}

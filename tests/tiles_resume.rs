@@ -1,0 +1,110 @@
+//! A long IDA* run survives being killed (issue 21 §2): each completed iteration is a
+//! checkpoint in the journal's checkpoint log, and the same command run again resumes at
+//! the next threshold and writes the same results (timing columns aside) as a run never
+//! interrupted.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Korf's instance 1 with Manhattan distance: 276 million nodes over ten iterations
+/// (thresholds 41 to 57), a few seconds.
+const CONFIG: &str = r#"
+[experiment]
+name = "resume"
+description = "IDA* resumed after a kill"
+domain = "tiles"
+algorithm = "ida"
+
+[params]
+instance_set = "korf100"
+instance = 1
+heuristic = "manhattan"
+move_order = "ULRD"
+"#;
+
+fn searchlab(config: &Path, out: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_searchlab"));
+    cmd.args([
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::null());
+    cmd
+}
+
+/// The non-empty lines of a file (none when it is missing).
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The `next` threshold of each checkpoint line.
+fn nexts(log: &Path) -> Vec<u64> {
+    lines(log)
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            v["state"]["next"].as_u64().expect("a next threshold")
+        })
+        .collect()
+}
+
+#[test]
+fn a_killed_ida_run_resumes_at_its_next_threshold_with_the_same_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("resume.toml");
+    std::fs::write(&config, CONFIG).unwrap();
+    let (whole, cut) = (dir.path().join("whole"), dir.path().join("cut"));
+
+    let status = searchlab(&config, &whole).status().unwrap();
+    assert!(status.success());
+    let whole_log = whole.join("resume/runs.checkpoints.jsonl");
+    let all = nexts(&whole_log);
+    assert_eq!(
+        all,
+        (43..=57).step_by(2).collect::<Vec<u64>>(),
+        "one per iteration"
+    );
+
+    // Killed (SIGKILL) once the checkpoint log has a line: mid-search.
+    let log = cut.join("resume/runs.checkpoints.jsonl");
+    let mut child = searchlab(&config, &cut).spawn().unwrap();
+    let started = Instant::now();
+    while lines(&log).is_empty() {
+        assert!(child.try_wait().unwrap().is_none(), "killed before the end");
+        assert!(started.elapsed() < Duration::from_secs(300));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = nexts(&log);
+    assert!(!before.is_empty() && before.len() < all.len(), "{before:?}");
+    assert!(
+        lines(&cut.join("resume/runs.jsonl")).is_empty(),
+        "the run had not finished"
+    );
+
+    let status = searchlab(&config, &cut).status().unwrap();
+    assert!(status.success());
+    // Resumed, not restarted: the thresholds go on from the last checkpoint.
+    let after = nexts(&log);
+    assert_eq!(after, all, "no iteration repeated");
+    assert_eq!(
+        common::reproducible(&cut.join("resume/results.csv")),
+        common::reproducible(&whole.join("resume/results.csv"))
+    );
+    let rows = common::rows(&cut.join("resume/results.csv"));
+    assert_eq!(rows[0]["generated"], "276361933", "Korf's count");
+    assert_eq!(rows[0]["solution_length"], "57");
+}
