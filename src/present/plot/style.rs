@@ -187,14 +187,41 @@ mod tests {
         assert!(DISTINCT >= 12);
     }
 
+    /// CIE L*a*b* of an sRGB colour (D65).
+    fn lab(c: RGBColor) -> (f64, f64, f64) {
+        let lin = |v: u8| {
+            let s = f64::from(v) / 255.0;
+            if s <= 0.04045 {
+                s / 12.92
+            } else {
+                ((s + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let (r, g, b) = (lin(c.0), lin(c.1), lin(c.2));
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+        let f = |t: f64| {
+            if t > 0.008856 {
+                t.cbrt()
+            } else {
+                7.787 * t + 16.0 / 116.0
+            }
+        };
+        (
+            116.0 * f(y) - 16.0,
+            500.0 * (f(x) - f(y)),
+            200.0 * (f(y) - f(z)),
+        )
+    }
+
     #[test]
     fn palette_colours_are_far_apart() {
         for (i, a) in PALETTE.iter().enumerate() {
             for b in &PALETTE[..i] {
-                let d = (f64::from(a.0) - f64::from(b.0)).abs()
-                    + (f64::from(a.1) - f64::from(b.1)).abs()
-                    + (f64::from(a.2) - f64::from(b.2)).abs();
-                assert!(d > 90.0, "{a:?} and {b:?} are too close ({d})");
+                let (p, q) = (lab(*a), lab(*b));
+                let d = ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2) + (p.2 - q.2).powi(2)).sqrt();
+                assert!(d > 25.0, "{a:?} and {b:?} are too close (ΔE {d:.1})");
             }
             assert!(contrast(*a, WHITE) > 1.8, "{a:?} fades on white");
         }
