@@ -153,7 +153,12 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         figures: figures.clone(),
     };
     let experiments: Vec<String> = read.iter().map(|(n, _)| n.clone()).collect();
-    let stem = format!("compare_{}_by_{}", q.metric, q.by.join("_"));
+    let stem = format!(
+        "compare_{}_by_{}{}",
+        q.metric,
+        q.by.join("_"),
+        filter_suffix(q.filter)
+    );
     let mut facts = Facts::default();
     let mut b = block(q.by, q.metric, q.better, q.filter, q.paired)?;
     b.experiment = Some(Columns::Many(experiments));
@@ -164,7 +169,7 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         b.kind = kind;
         b.paired = None;
         b.name = Some(format!("{stem}_{suffix}"));
-        b.title = Some(format!("{} by {}", q.metric, q.by.join(", ")));
+        b.title = None;
         renderer.block(&b, &stem, &mut facts)?;
     }
     Ok(format!(
@@ -172,4 +177,42 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         figures.display(),
         figures.display()
     ))
+}
+
+/// `_where_size-7_budget-10-100` for `--where size=7 --where budget=10,100`: filtered
+/// comparisons get figures of their own names (letters, digits, `.`, `-` and `_` only).
+fn filter_suffix(filter: &[String]) -> String {
+    filter
+        .iter()
+        .map(|f| {
+            let words: String = f
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            let words: Vec<&str> = words.split('-').filter(|w| !w.is_empty()).collect();
+            format!("_{}", words.join("-"))
+        })
+        .fold(String::new(), |acc, part| {
+            if acc.is_empty() {
+                format!("_where{part}")
+            } else {
+                acc + &part
+            }
+        })
+}
+
+#[cfg(test)]
+mod filter_name_tests {
+    #[test]
+    fn filters_name_the_figures() {
+        assert_eq!(super::filter_suffix(&[]), "");
+        let f = ["size=7".to_string(), "budget = 10, 100".to_string()];
+        assert_eq!(super::filter_suffix(&f), "_where_size-7_budget-10-100");
+    }
 }

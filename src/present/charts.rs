@@ -64,7 +64,32 @@ fn position(v: &str, all: &[String]) -> f64 {
     })
 }
 
-/// Median and interquartile band of `y` against `x`, a line per value of `group`.
+/// True when x values are categories rather than quantities: some are not numbers
+/// (heuristic names, levels), or, on a linear axis, they are integers not evenly spaced
+/// (instance ids such as 1, 2, 14, 88), where a line would suggest values between them.
+pub fn is_categorical(values: &[String], log_x: bool) -> bool {
+    let numbers: Vec<f64> = values
+        .iter()
+        .filter(|v| !v.is_empty() && *v != "none")
+        .filter_map(|v| v.parse::<f64>().ok())
+        .collect();
+    let named = values
+        .iter()
+        .filter(|v| !v.is_empty() && *v != "none")
+        .count();
+    if numbers.len() < named {
+        return true;
+    }
+    if log_x || numbers.len() < 3 || numbers.iter().any(|v| v.fract() != 0.0) {
+        return false;
+    }
+    let step = numbers[1] - numbers[0];
+    numbers.windows(2).any(|w| w[1] - w[0] != step)
+}
+
+/// Median and interquartile band of `y` against `x`, a line per value of `group`
+/// (named by the value; the legend's heading names the group). Categorical x values
+/// ([`is_categorical`]) sit at their index on a category axis.
 pub fn line(
     df: &DataFrame,
     x: &str,
@@ -74,25 +99,32 @@ pub fn line(
     log_x: bool,
     log_y: bool,
 ) -> anyhow::Result<LinePlot> {
-    let mut series = Vec::new();
-    let parts = match group {
+    let mut parts = match group {
         Some(g) => groups(df, &[g])?,
         None => vec![(vec![String::new()], df.clone())],
     };
-    let mut parts = parts;
     if let Some(g) = group {
         let order = ordered_values(&texts(df, g)?);
         parts.sort_by_key(|(l, _)| order.iter().position(|o| *o == l[0]));
     }
+    let all_x = ordered_values(&texts(df, x)?);
+    let categorical = is_categorical(&all_x, log_x);
+    let mut series = Vec::new();
     for (labels, part) in parts {
         let samples = samples_by(&part, x, y)?;
-        let all: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
         let points = samples
             .iter()
-            .filter_map(|(v, s)| Summary::of(s).map(|m| (position(v, &all), m.median, m.q1, m.q3)))
+            .filter_map(|(v, s)| {
+                let at = if categorical {
+                    all_x.iter().position(|o| o == v).unwrap_or(0) as f64
+                } else {
+                    position(v, &all_x)
+                };
+                Summary::of(s).map(|m| (at, m.median, m.q1, m.q3))
+            })
             .collect();
         let name = match group {
-            Some(g) => format!("{g} = {}", label(&labels[0])),
+            Some(_) => label(&labels[0]),
             None => String::new(),
         };
         series.push(Band { name, points });
@@ -102,8 +134,11 @@ pub fn line(
         x_label: x.to_string(),
         y_label: y.to_string(),
         series,
-        log_x,
+        log_x: log_x && !categorical,
         log_y,
+        categories: categorical.then(|| all_x.iter().map(|v| label(v)).collect()),
+        y_range: None,
+        legend_title: group.map(str::to_string),
     })
 }
 
@@ -156,6 +191,7 @@ pub fn heatmap(
         x_ticks: x_ticks.iter().map(|v| label(v)).collect(),
         y_ticks: y_ticks.iter().map(|v| label(v)).collect(),
         values,
+        value_label: format!("median {value}"),
     })
 }
 
@@ -169,7 +205,7 @@ pub fn histogram(
     let series = match group {
         Some(g) => samples_by(df, g, y)?
             .into_iter()
-            .map(|(v, s)| (format!("{g} = {}", label(&v)), s))
+            .map(|(v, s)| (label(&v), s))
             .collect(),
         None => vec![(
             String::new(),
@@ -195,6 +231,7 @@ pub fn histogram(
         x_label: y.to_string(),
         series,
         bin_width: width,
+        legend_title: group.map(str::to_string),
     })
 }
 
@@ -223,5 +260,16 @@ mod tests {
         assert_eq!(ordered_values(&v), vec!["1", "2", "10", "none"]);
         let w: Vec<String> = ["b", "a", "b"].iter().map(|s| s.to_string()).collect();
         assert_eq!(ordered_values(&w), vec!["b", "a"]);
+    }
+
+    #[test]
+    fn instances_and_names_are_categories_evenly_spaced_sizes_are_not() {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(is_categorical(&v(&["1", "2", "3", "4", "14", "88"]), false));
+        assert!(is_categorical(&v(&["manhattan", "pdb"]), false));
+        assert!(!is_categorical(&v(&["5", "6", "7", "8"]), false));
+        assert!(!is_categorical(&v(&["10", "100", "1000"]), true));
+        assert!(!is_categorical(&v(&["1", "2", "none"]), false));
+        assert!(!is_categorical(&v(&["0.1", "0.5", "2"]), false));
     }
 }

@@ -5,10 +5,11 @@
 
 use crate::pipeline::metrics::Better;
 use crate::present::charts;
+use crate::present::compare::{Pairing, rank};
 use crate::present::plot::{
-    BoardPicture, BoxPlot, Figure, Heatmap, Histogram, IntervalPlot, LinePlot, PointChart,
+    BoardPicture, BoxPlot, Figure, Heatmap, Histogram, IntervalPlot, IntervalRow, LinePlot,
 };
-use crate::present::view::summarize;
+use crate::present::view::{Filter, summarize};
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 use polars::prelude::*;
@@ -96,6 +97,43 @@ impl FigureSpec {
         cols
     }
 
+    /// A title for a figure given none, from what it shows: its kind, metric, x and
+    /// grouping, and the filter that selected its rows (`filter`, as words; empty for
+    /// none).
+    pub fn derived_title(&self, filter: &str) -> String {
+        let m = &self.metric;
+        let x = self.x.as_deref().unwrap_or("group");
+        let by = |prefix: &str| {
+            self.group
+                .as_deref()
+                .map_or(String::new(), |g| format!("{prefix}{g}"))
+        };
+        let what = match self.kind {
+            FigureKind::Line => format!("median {m} against {x}{}", by(", by ")),
+            FigureKind::Box => format!(
+                "{m} by {}",
+                self.x.as_deref().or(self.group.as_deref()).unwrap_or(x)
+            ),
+            FigureKind::Heatmap => format!("median {m} over {x}{}", by(" × ")),
+            FigureKind::Histogram => format!("distribution of {m}{}", by(", by ")),
+            FigureKind::Anytime => format!("median best so far against iterations{}", by(", by ")),
+            FigureKind::Interval => {
+                let of: Vec<&str> = self
+                    .group
+                    .iter()
+                    .chain(&self.x)
+                    .map(String::as_str)
+                    .collect();
+                format!("{m}: ranking of {}", of.join(", "))
+            }
+        };
+        let mut title = format!("{}{}", what[..1].to_uppercase(), &what[1..]);
+        if !filter.is_empty() {
+            title.push_str(&format!(" ({filter})"));
+        }
+        title
+    }
+
     /// What the kind needs besides a metric, as an error message.
     pub fn check(&self) -> Result<(), String> {
         match self.kind {
@@ -117,6 +155,54 @@ impl FigureSpec {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(kind: FigureKind) -> FigureSpec {
+        FigureSpec {
+            kind,
+            x: Some("size".into()),
+            metric: "moves".into(),
+            group: Some("variant".into()),
+            title: String::new(),
+            x_label: None,
+            y_label: None,
+            log_x: false,
+            log_y: false,
+            better: Some(Better::Lower),
+            missing: None,
+        }
+    }
+
+    #[test]
+    fn untitled_figures_say_what_they_show_and_what_was_filtered() {
+        assert_eq!(
+            spec(FigureKind::Line).derived_title(""),
+            "Median moves against size, by variant"
+        );
+        assert_eq!(
+            spec(FigureKind::Interval).derived_title("size = 7"),
+            "Moves: ranking of variant, size (size = 7)"
+        );
+        assert_eq!(
+            spec(FigureKind::Heatmap).derived_title("budget = 10 or 100"),
+            "Median moves over size × variant (budget = 10 or 100)"
+        );
+        assert_eq!(spec(FigureKind::Box).derived_title(""), "Moves by size");
+    }
+}
+
+/// `column = value, column = a or b`: a filter in words, for titles (empty for none).
+pub fn filter_words(filter: &Filter) -> String {
+    let parts: Vec<String> = filter
+        .0
+        .iter()
+        .map(|(c, v)| format!("{c} = {}", v.join(" or ")))
+        .collect();
+    parts.join(", ")
+}
+
 /// Every figure a report can hold.
 pub enum AnyFigure {
     Line(LinePlot),
@@ -125,7 +211,6 @@ pub enum AnyFigure {
     Histogram(Histogram),
     Interval(IntervalPlot),
     Board(BoardPicture),
-    Points(PointChart),
 }
 
 impl Figure for AnyFigure {
@@ -140,7 +225,6 @@ impl Figure for AnyFigure {
             AnyFigure::Histogram(f) => f.draw(root),
             AnyFigure::Interval(f) => f.draw(root),
             AnyFigure::Board(f) => f.draw(root),
-            AnyFigure::Points(f) => f.draw(root),
         }
     }
 
@@ -152,7 +236,6 @@ impl Figure for AnyFigure {
             AnyFigure::Histogram(f) => f.size(),
             AnyFigure::Interval(f) => f.size(),
             AnyFigure::Board(f) => f.size(),
-            AnyFigure::Points(f) => f.size(),
         }
     }
 }
@@ -217,36 +300,65 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
             title,
             &spec.metric,
         )?),
-        FigureKind::Interval => {
-            let by: Vec<String> = spec.group.iter().chain(&spec.x).cloned().collect();
-            let mut groups = summarize(&df, &by, &spec.metric, None)?;
-            groups.sort_by(|a, b| {
-                let o = a
-                    .summary
-                    .median
-                    .total_cmp(&b.summary.median)
-                    .then(a.summary.mean.total_cmp(&b.summary.mean));
-                if spec.better == Some(Better::Higher) {
-                    o.reverse()
-                } else {
-                    o
-                }
-            });
-            AnyFigure::Interval(IntervalPlot {
-                title: title.to_string(),
-                x_label: spec.metric.clone(),
-                rows: groups
-                    .iter()
-                    .map(|g| {
-                        let s = &g.summary;
-                        (g.group.label(), s.median, s.ci_low, s.ci_high)
-                    })
-                    .collect(),
-            })
-        }
+        FigureKind::Interval => AnyFigure::Interval(ranking(spec, &df, title)?),
     };
     relabel(&mut fig, spec);
     Ok(fig)
+}
+
+/// The ranking chart: groups best first by median, those the Mann–Whitney test (Holm
+/// corrected, 5%) cannot call worse than the best marked. With fewer than two groups of
+/// two runs there is no test, and only the best is marked.
+fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<IntervalPlot> {
+    let by: Vec<String> = spec.group.iter().chain(&spec.x).cloned().collect();
+    let better = spec.better.unwrap_or(Better::Lower);
+    let mut groups = summarize(df, &by, &spec.metric, None)?;
+    groups.sort_by(|a, b| {
+        let o = a
+            .summary
+            .median
+            .total_cmp(&b.summary.median)
+            .then(a.summary.mean.total_cmp(&b.summary.mean));
+        if better == Better::Higher {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    let row = |g: &crate::present::view::GroupSample, with_best: bool| {
+        let s = &g.summary;
+        IntervalRow {
+            label: g.group.label(),
+            median: s.median,
+            q1: s.q1,
+            q3: s.q3,
+            ci_low: s.ci_low,
+            ci_high: s.ci_high,
+            with_best,
+        }
+    };
+    let testable = groups.len() >= 2 && groups.iter().all(|g| g.sample.len() >= 2);
+    let rows = if testable {
+        rank(groups, &spec.metric, better, &Pairing::None, None)?
+            .iter()
+            .map(|r| row(&r.entry, !r.worse()))
+            .collect()
+    } else {
+        groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| row(g, i == 0))
+            .collect()
+    };
+    Ok(IntervalPlot {
+        title: title.to_string(),
+        x_label: format!(
+            "{} (median, IQR, 95% bootstrap interval of the median)",
+            spec.metric
+        ),
+        rows,
+        test: "Mann–Whitney, Holm, 5%".into(),
+    })
 }
 
 fn relabel(fig: &mut AnyFigure, spec: &FigureSpec) {
@@ -268,8 +380,10 @@ fn relabel(fig: &mut AnyFigure, spec: &FigureSpec) {
             f.x_label = x.unwrap_or(std::mem::take(&mut f.x_label));
         }
         AnyFigure::Interval(f) => {
-            f.x_label = x.unwrap_or(std::mem::take(&mut f.x_label));
+            if let Some(x) = x.or(y) {
+                f.x_label = format!("{x} (median, IQR, 95% bootstrap interval of the median)");
+            }
         }
-        AnyFigure::Board(_) | AnyFigure::Points(_) => {}
+        AnyFigure::Board(_) => {}
     }
 }

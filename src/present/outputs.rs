@@ -54,12 +54,13 @@ pub fn summary_table(
 /// The figure a `[[plot]]` draws; the error says what is wrong with it.
 pub fn figure_of(p: &PlotSpec, plan: &crate::pipeline::plan::Plan) -> Result<FigureSpec, String> {
     let kind = FigureKind::from_name(&p.kind)?;
-    let spec = FigureSpec {
+    let filter = Filter::from_toml(&p.filter)?;
+    let mut spec = FigureSpec {
         kind,
         x: p.x.clone(),
         metric: p.y.clone(),
         group: p.group.clone(),
-        title: p.title.clone().unwrap_or_else(|| p.name.replace('_', " ")),
+        title: p.title.clone().unwrap_or_default(),
         x_label: None,
         y_label: None,
         log_x: p.log_x,
@@ -68,7 +69,9 @@ pub fn figure_of(p: &PlotSpec, plan: &crate::pipeline::plan::Plan) -> Result<Fig
         missing: None,
     };
     spec.check()?;
-    Filter::from_toml(&p.filter)?;
+    if spec.title.trim().is_empty() {
+        spec.title = spec.derived_title(&crate::present::figure::filter_words(&filter));
+    }
     Ok(spec)
 }
 

@@ -1,5 +1,6 @@
 //! The runtime-distribution figure: the ECDF of hitting times ([`crate::present::anytime`])
-//! of each group, one line per group.
+//! of each group, one line per group named by its values (the legend's heading names
+//! the grouping), on a y axis from 0 to 1; the x label names the targets.
 
 use crate::present::anytime::{Hits, ecdf};
 use crate::present::charts::label;
@@ -10,10 +11,10 @@ pub fn ecdf_plot(all: &[Hits], by: &[String], title: &str, x_label: &str) -> Lin
     let series = all
         .iter()
         .map(|h| Band {
-            name: by
+            name: h
+                .group
                 .iter()
-                .zip(&h.group)
-                .map(|(c, v)| format!("{c} = {}", label(v)))
+                .map(|v| label(v))
                 .collect::<Vec<_>>()
                 .join(", "),
             points: ecdf(h).into_iter().map(|(x, y)| (x, y, y, y)).collect(),
@@ -26,5 +27,8 @@ pub fn ecdf_plot(all: &[Hits], by: &[String], title: &str, x_label: &str) -> Lin
         series,
         log_x: true,
         log_y: false,
+        categories: None,
+        y_range: Some((0.0, 1.0)),
+        legend_title: Some(by.join(", ")),
     }
 }

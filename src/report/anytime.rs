@@ -93,8 +93,15 @@ impl Renderer<'_> {
         facts: &mut Facts,
     ) -> anyhow::Result<String> {
         let (all, note) = self.block_hits(b, sel)?;
-        let title =
+        let mut title =
             fill(b.title.as_deref().unwrap_or_default(), facts).map_err(anyhow::Error::msg)?;
+        if title.trim().is_empty() {
+            let filter = crate::present::figure::filter_words(&sel.filter);
+            title = format!("Runtime distribution: {}", self.targets_words(b));
+            if !filter.is_empty() {
+                title.push_str(&format!(" ({filter})"));
+            }
+        }
         let x_label = format!("{} ({})", self.budget_words(b), self.targets_words(b));
         let fig = AnyFigure::Line(crate::present::runtime::ecdf_plot(
             &all,

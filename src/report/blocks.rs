@@ -7,7 +7,7 @@ use crate::domain::Functions;
 use crate::pipeline::config::Config;
 use crate::pipeline::metrics::{Better, MetricSpec};
 use crate::present::facts::{Fact, FactInput, Facts, fill};
-use crate::present::figure::{AnyFigure, FigureSpec};
+use crate::present::figure::{AnyFigure, FigureSpec, filter_words};
 use crate::present::plot::save;
 use crate::present::view::{Filter, concat};
 use crate::study::block::{Block, BlockKind};
@@ -184,7 +184,7 @@ impl Renderer<'_> {
             &sel.results
         };
         let metric = b.metric.clone().unwrap_or_else(|| "best_so_far".into());
-        let spec = FigureSpec {
+        let mut spec = FigureSpec {
             kind,
             x: b.x.clone(),
             metric: metric.clone(),
@@ -202,6 +202,9 @@ impl Renderer<'_> {
             better: self.tables.better(&sel.experiments, &metric, b.better).ok(),
             missing: b.missing,
         };
+        if spec.title.trim().is_empty() {
+            spec.title = spec.derived_title(&filter_words(&sel.filter));
+        }
         let fig = crate::present::figure::build(&spec, rows)?;
         let caption = self.caption(b, &spec.title, facts)?;
         self.figure(&fig, &sel.name, &caption)
@@ -269,7 +272,7 @@ impl Renderer<'_> {
     ) -> anyhow::Result<String> {
         save(fig, &self.figures.join(name))?;
         Ok(format!(
-            "![{caption}](figures/{name}.png)\n\n*Figure: {caption}* ([SVG](figures/{name}.svg))\n"
+            "![{caption}](figures/{name}.png)\n\n*Figure: {caption}* ([SVG](figures/{name}.svg), [PDF](figures/{name}.pdf))\n"
         ))
     }
 }
@@ -285,12 +288,7 @@ fn input<'a>(sel: &'a Selected) -> FactInput<'a> {
 
 /// `{ column = value, … }`, for messages.
 fn describe_filter(filter: &Filter) -> String {
-    let parts: Vec<String> = filter
-        .0
-        .iter()
-        .map(|(c, v)| format!("{c} = {}", v.join(" or ")))
-        .collect();
-    format!("{{ {} }}", parts.join(", "))
+    format!("{{ {} }}", filter_words(filter))
 }
 
 /// A block's filter as facts, `where.COLUMN`, so that text can quote the values it

@@ -193,6 +193,7 @@ fn escape_curve(input: &FactInput) -> anyhow::Result<Vec<(String, AnyFigure)>> {
         ],
         log_x: true,
         log_y: true,
+        ..LinePlot::default()
     };
     Ok(vec![(
         "escape probability within the window and per iteration, against the uphill probability p (log–log; p = 0 is in the table)".into(),

@@ -411,8 +411,9 @@ pub fn parse_maze_code(code: &str) -> Option<Maze> {
     Maze::from_jumps(rows.len(), jumps?).ok()
 }
 
-/// A picture of a maze given by its [`maze_code`]: jump numbers, goal marked G, and a
-/// shortest path from the start circled cell to the goal.
+/// A picture of a maze given by its [`maze_code`]: jump numbers, the goal marked G,
+/// each jump of one shortest path as a numbered arrow, and the cells no sequence of
+/// jumps reaches from the start shaded.
 pub fn maze_picture(code: &str, title: &str) -> Option<crate::present::plot::BoardPicture> {
     let maze = parse_maze_code(code)?;
     let labels = maze
@@ -427,12 +428,18 @@ pub fn maze_picture(code: &str, title: &str) -> Option<crate::present::plot::Boa
             }
         })
         .collect();
-    let path = crate::rjm::evaluate::shortest_path(&maze).unwrap_or_default();
+    let distances = crate::rjm::evaluate::distances(&maze);
     Some(crate::present::plot::BoardPicture {
         title: title.to_string(),
         size: maze.size(),
         labels,
-        path,
+        path: crate::rjm::evaluate::shortest_path(&maze).unwrap_or_default(),
+        start: Some(0),
+        goal: Some(maze.goal()),
+        shaded: (0..distances.len())
+            .filter(|&c| distances[c].is_none())
+            .collect(),
+        shaded_means: "unreachable from the start".into(),
     })
 }
 

@@ -1,0 +1,167 @@
+//! Axes: ranges fitted to the data (log ranges clamped so no range can hang the
+//! drawing), tick labels, category positions, and an axis with grid lines exactly at
+//! chosen ticks.
+
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+
+/// The most decades a log axis spans; wider ranges keep their top decades.
+pub const MAX_DECADES: f64 = 300.0;
+
+/// A log range made drawable: both ends finite, positive and normal, at most
+/// [`MAX_DECADES`] apart (the bottom is raised), and not degenerate.
+pub fn clamp_log(lo: f64, hi: f64) -> (f64, f64) {
+    let fix = |v: f64| {
+        if v.is_finite() {
+            v.clamp(f64::MIN_POSITIVE * 1e10, f64::MAX / 1e10)
+        } else {
+            1.0
+        }
+    };
+    let (mut lo, mut hi) = (fix(lo), fix(hi));
+    if lo > hi {
+        std::mem::swap(&mut lo, &mut hi);
+    }
+    if hi / lo < 1.0 + 1e-9 {
+        return (lo / 2.0, hi * 2.0);
+    }
+    if hi.log10() - lo.log10() > MAX_DECADES {
+        lo = 10f64.powf(hi.log10() - MAX_DECADES);
+    }
+    (lo, hi)
+}
+
+/// Axis range with a margin; a degenerate range is widened. On a log axis only
+/// positive values count, and the range is clamped by [`clamp_log`].
+pub fn span(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && (!log || *v > 0.0)) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
+    }
+    if log {
+        return clamp_log(lo / 1.5, hi * 1.5);
+    }
+    if hi - lo < 1e-12 {
+        let m = lo.abs().max(1.0) * 0.1;
+        return (lo - m, hi + m);
+    }
+    let m = (hi - lo) * 0.05;
+    (lo - m, hi + m)
+}
+
+/// An axis tick: no trailing zeros, and large numbers as `2.5e6`, so log axes stay
+/// narrow.
+pub fn number(v: f64) -> String {
+    if v.abs() >= 1e5 || (v != 0.0 && v.abs() < 1e-3) {
+        let exp = v.abs().log10().floor();
+        let mantissa = v / 10f64.powf(exp);
+        let m = format!("{mantissa:.1}");
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        format!("{m}e{exp}")
+    } else {
+        let s = format!("{v:.3}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        if s == "-0" {
+            "0".to_string()
+        } else {
+            s.to_string()
+        }
+    }
+}
+
+/// A linear axis (of drawn coordinates) with grid lines and labels exactly at its
+/// ticks and nowhere else.
+pub struct TickAxis {
+    pub lo: f64,
+    pub hi: f64,
+    /// (position, label).
+    pub ticks: Vec<(f64, String)>,
+}
+
+impl TickAxis {
+    /// One tick per category, at 0, 1, 2, … with half a step of margin each side.
+    pub fn categories(labels: &[String]) -> TickAxis {
+        TickAxis {
+            lo: -0.5,
+            hi: labels.len().max(1) as f64 - 0.5,
+            ticks: labels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (i as f64, l.clone()))
+                .collect(),
+        }
+    }
+}
+
+impl Ranged for TickAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let f = (value - self.lo) / (self.hi - self.lo);
+        limit.0 + (f * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // Bold points only: no light grid lines between the ticks.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.iter().map(|t| t.0).collect()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.lo..self.hi
+    }
+}
+
+impl ValueFormatter<f64> for TickAxis {
+    fn format_ext(&self, value: &f64) -> String {
+        self.ticks
+            .iter()
+            .find(|t| (t.0 - value).abs() < 1e-9)
+            .map(|t| t.1.clone())
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_numbers_are_short() {
+        assert_eq!(number(5.0), "5");
+        assert_eq!(number(0.25), "0.25");
+        assert_eq!(number(12500.0), "12500");
+        assert_eq!(number(1e9), "1e9");
+        assert_eq!(number(2.5e6), "2.5e6");
+        assert_eq!(number(1e-6), "1e-6");
+    }
+
+    #[test]
+    fn log_ranges_are_finite_normal_and_bounded() {
+        let (lo, hi) = clamp_log(1e-310, 1.0);
+        assert!(lo.is_normal() && hi == 1.0);
+        assert!(hi.log10() - lo.log10() <= MAX_DECADES + 1e-9);
+        let (lo, hi) = span([1e-300, 1e12].into_iter(), true);
+        assert!((hi.log10() - lo.log10() - MAX_DECADES).abs() < 1e-6);
+        assert!(hi >= 1e12);
+        assert_eq!(clamp_log(5.0, 5.0), (2.5, 10.0));
+        assert_eq!(span([f64::NAN, -1.0].into_iter(), true), (1.0, 10.0));
+    }
+
+    #[test]
+    fn categories_sit_at_integers_in_data_order() {
+        let labels: Vec<String> = ["1", "2", "14", "88"].map(String::from).to_vec();
+        let axis = TickAxis::categories(&labels);
+        assert_eq!((axis.lo, axis.hi), (-0.5, 3.5));
+        assert_eq!(axis.format_ext(&2.0), "14");
+        assert_eq!(axis.format_ext(&2.5), "");
+        assert_eq!(axis.format_ext(&3.0), "88");
+    }
+}

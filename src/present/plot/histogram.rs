@@ -1,0 +1,120 @@
+//! Histograms: counts in shared bins, one translucent layer per series, the legend
+//! beside the plot.
+
+use super::axis::{number, span};
+use super::legend::{self, Swatch};
+use super::style::{style, styles_for};
+use super::{Figure, err};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Overlaid histograms with shared bins.
+#[derive(Debug, Clone, Default)]
+pub struct Histogram {
+    pub title: String,
+    pub x_label: String,
+    pub series: Vec<(String, Vec<f64>)>,
+    /// Bin width; integer data reads best with width 1.
+    pub bin_width: f64,
+    /// What the series' names are values of (the legend's heading).
+    pub legend_title: Option<String>,
+}
+
+impl Histogram {
+    /// The first bin's left edge, the bin width and each series' count per bin.
+    fn bins(&self) -> (f64, f64, Vec<Vec<usize>>) {
+        let w = if self.bin_width > 0.0 {
+            self.bin_width
+        } else {
+            1.0
+        };
+        let (lo, hi) = span(self.series.iter().flat_map(|s| s.1.iter().copied()), false);
+        let first = (lo / w).floor() * w;
+        let nbins = (((hi - first) / w).ceil() as usize).clamp(1, 10_000);
+        let counts = self
+            .series
+            .iter()
+            .map(|(_, xs)| {
+                let mut c = vec![0; nbins];
+                for x in xs.iter().filter(|x| x.is_finite()) {
+                    let b = (((x - first) / w).floor().max(0.0) as usize).min(nbins - 1);
+                    c[b] += 1;
+                }
+                c
+            })
+            .collect();
+        (first, w, counts)
+    }
+}
+
+impl Figure for Histogram {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (first, w, counts) = self.bins();
+        let nbins = counts.first().map_or(1, Vec::len);
+        let top = counts.iter().flatten().copied().max().unwrap_or(1) as f64 * 1.1;
+        let names: Vec<&str> = self.series.iter().map(|s| s.0.as_str()).collect();
+        let styles = styles_for(&names);
+        let shown: Vec<String> = if self.series.len() > 1 {
+            self.series.iter().map(|s| s.0.clone()).collect()
+        } else {
+            Vec::new()
+        };
+        let (plot, strip) = legend::split(root, &shown);
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(&self.title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(72)
+            .build_cartesian_2d(first..(first + nbins as f64 * w), 0f64..top.max(1.0))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_desc("runs")
+            .x_label_formatter(&|v| number(*v))
+            .y_label_formatter(&|v| number(*v))
+            .label_style(style(14))
+            .axis_desc_style(style(16))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (c, st) in counts.iter().zip(&styles) {
+            let colour = st.colour;
+            let bars = c.iter().enumerate().map(|(b, &n)| {
+                let x0 = first + b as f64 * w;
+                Rectangle::new([(x0, 0.0), (x0 + w, n as f64)], colour.mix(0.45).filled())
+            });
+            chart.draw_series(bars).map_err(err)?;
+        }
+        if let Some(strip) = strip {
+            let entries: Vec<_> = shown
+                .into_iter()
+                .zip(&styles)
+                .map(|(n, s)| (n, *s, Swatch::Patch))
+                .collect();
+            legend::draw(&strip, self.legend_title.as_deref(), &entries)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_data_falls_in_unit_bins() {
+        let h = Histogram {
+            series: vec![("a".into(), vec![1.0, 1.0, 2.0]), ("b".into(), vec![3.0])],
+            bin_width: 1.0,
+            ..Histogram::default()
+        };
+        let (first, w, counts) = h.bins();
+        assert_eq!((first, w), (0.0, 1.0));
+        assert_eq!(counts[0][1..4], [2, 1, 0]);
+        assert_eq!(counts[1][3], 1);
+    }
+}

@@ -1,0 +1,163 @@
+//! The ranking chart: one row per group, best first, showing its median (a dot), its
+//! interquartile range (a thick bar) and the 95% bootstrap interval of its median (a
+//! thin line); the groups not significantly worse than the best are drawn filled, the
+//! others hollow, and a key beside the chart says so. The axis is fitted to what is
+//! drawn, with at least half a unit either side so integer data does not collapse.
+
+use super::axis::{TickAxis, number};
+use super::legend::{self, Swatch};
+use super::style::{PALETTE, SeriesStyle, series_style, style};
+use super::{Figure, err};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// One group of an [`IntervalPlot`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IntervalRow {
+    pub label: String,
+    pub median: f64,
+    pub q1: f64,
+    pub q3: f64,
+    /// The 95% bootstrap interval of the median.
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// Not significantly worse than the best (the best included).
+    pub with_best: bool,
+}
+
+/// Medians with their interquartile ranges and intervals, one row per label, best first.
+#[derive(Debug, Clone, Default)]
+pub struct IntervalPlot {
+    pub title: String,
+    pub x_label: String,
+    pub rows: Vec<IntervalRow>,
+    /// How "not significantly worse than the best" was decided, for the key.
+    pub test: String,
+}
+
+impl IntervalPlot {
+    /// The x range: everything drawn, with a margin of 5% of the span and at least 0.5.
+    pub fn x_range(&self) -> (f64, f64) {
+        let (lo, hi) = self
+            .rows
+            .iter()
+            .flat_map(|r| [r.median, r.q1, r.q3, r.ci_low, r.ci_high])
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v), b.max(v))
+            });
+        if !lo.is_finite() {
+            return (0.0, 1.0);
+        }
+        let m = ((hi - lo) * 0.05).max(0.5);
+        (lo - m, hi + m)
+    }
+
+    fn key(&self) -> Vec<(String, SeriesStyle, Swatch)> {
+        let base = series_style(0);
+        let hollow = SeriesStyle {
+            colour: RGBColor(150, 150, 150),
+            ..base
+        };
+        vec![
+            ("median".into(), base, Swatch::Marker),
+            ("interquartile range".into(), base, Swatch::Patch),
+            ("95% bootstrap interval".into(), base, Swatch::Rule),
+            (
+                format!("not worse than best ({})", self.test),
+                base,
+                Swatch::Marker,
+            ),
+            ("significantly worse".into(), hollow, Swatch::Marker),
+        ]
+    }
+}
+
+impl Figure for IntervalPlot {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let key = self.key();
+        let names: Vec<String> = key.iter().map(|k| k.0.clone()).collect();
+        let (plot, strip) = legend::split(root, &names);
+        let xs = self.x_range();
+        let labels: Vec<String> = self.rows.iter().rev().map(|r| r.label.clone()).collect();
+        let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(&self.title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size((longest as u32 * 8 + 16).clamp(60, 300))
+            .build_cartesian_2d(xs.0..xs.1, TickAxis::categories(&labels))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .x_label_formatter(&|v| number(*v))
+            .label_style(style(13))
+            .axis_desc_style(style(16))
+            .bold_line_style(BLACK.mix(0.08))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        let n = self.rows.len();
+        for (i, r) in self.rows.iter().enumerate() {
+            let y = (n - 1 - i) as f64;
+            let colour = if r.with_best {
+                PALETTE[0]
+            } else {
+                RGBColor(150, 150, 150)
+            };
+            chart
+                .draw_series([
+                    PathElement::new(vec![(r.ci_low, y), (r.ci_high, y)], colour.stroke_width(2)),
+                    PathElement::new(vec![(r.q1, y), (r.q3, y)], colour.mix(0.45).stroke_width(9)),
+                ])
+                .map_err(err)?;
+            let dot = if r.with_best {
+                colour.filled()
+            } else {
+                WHITE.filled()
+            };
+            chart
+                .draw_series([
+                    Circle::new((r.median, y), 6, dot),
+                    Circle::new((r.median, y), 6, colour.stroke_width(2)),
+                ])
+                .map_err(err)?;
+        }
+        if let Some(strip) = strip {
+            legend::draw(&strip, None, &key)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_data_gets_a_readable_axis() {
+        let row = |m: f64| IntervalRow {
+            label: "a".into(),
+            median: m,
+            q1: m,
+            q3: m,
+            ci_low: m,
+            ci_high: m,
+            with_best: true,
+        };
+        let p = IntervalPlot {
+            rows: vec![row(38.0), row(39.0)],
+            ..IntervalPlot::default()
+        };
+        assert_eq!(p.x_range(), (37.5, 39.5));
+        let wide = IntervalPlot {
+            rows: vec![row(0.0), row(100.0)],
+            ..IntervalPlot::default()
+        };
+        assert_eq!(wide.x_range(), (-5.0, 105.0));
+    }
+}

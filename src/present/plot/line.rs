@@ -1,0 +1,252 @@
+//! Line figures: the median of each series against x with its interquartile band, or,
+//! when x is categorical (instances, names, levels), each series' median as a marker
+//! with interquartile whiskers at each category, in the data's order, with no line
+//! suggesting values between categories.
+
+use super::axis::{TickAxis, number, span};
+use super::legend::{self, Swatch};
+use super::style::{SeriesStyle, style, styles_for};
+use super::{Figure, err};
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::prelude::*;
+
+/// One line of a [`LinePlot`]: (x, median, lower quartile, upper quartile) points.
+#[derive(Debug, Clone, Default)]
+pub struct Band {
+    pub name: String,
+    pub points: Vec<(f64, f64, f64, f64)>,
+}
+
+/// Medians against x with shaded interquartile bands, one line per series.
+#[derive(Debug, Clone, Default)]
+pub struct LinePlot {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<Band>,
+    pub log_x: bool,
+    pub log_y: bool,
+    /// Categorical x: the labels in order; a point's x is its label's index.
+    pub categories: Option<Vec<String>>,
+    /// A fixed y range (a fraction's 0 to 1), instead of one fitted to the data.
+    pub y_range: Option<(f64, f64)>,
+    /// What the series' names are values of (the legend's heading).
+    pub legend_title: Option<String>,
+}
+
+macro_rules! chart_axes {
+    ($area:expr, $title:expr, $x:expr, $y:expr, $log_x:expr, $log_y:expr, |$chart:ident| $body:block) => {{
+        let mut builder = ChartBuilder::on($area);
+        builder
+            .caption($title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(72);
+        match ($log_x, $log_y) {
+            (false, false) => {
+                let mut $chart = builder
+                    .build_cartesian_2d($x.0..$x.1, $y.0..$y.1)
+                    .map_err(err)?;
+                $body
+            }
+            (true, false) => {
+                let mut $chart = builder
+                    .build_cartesian_2d(($x.0..$x.1).log_scale(), $y.0..$y.1)
+                    .map_err(err)?;
+                $body
+            }
+            (false, true) => {
+                let mut $chart = builder
+                    .build_cartesian_2d($x.0..$x.1, ($y.0..$y.1).log_scale())
+                    .map_err(err)?;
+                $body
+            }
+            (true, true) => {
+                let mut $chart = builder
+                    .build_cartesian_2d(($x.0..$x.1).log_scale(), ($y.0..$y.1).log_scale())
+                    .map_err(err)?;
+                $body
+            }
+        }
+    }};
+}
+
+impl LinePlot {
+    fn y_span(&self) -> (f64, f64) {
+        self.y_range.unwrap_or_else(|| {
+            span(
+                self.series
+                    .iter()
+                    .flat_map(|s| s.points.iter().flat_map(|p| [p.1, p.2, p.3])),
+                self.log_y,
+            )
+        })
+    }
+
+    /// The names the legend lists (none for one unnamed series).
+    fn legend_names(&self) -> Vec<String> {
+        if self.series.iter().all(|s| s.name.is_empty()) {
+            return Vec::new();
+        }
+        self.series.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// Ticks for integer x values over a short range: one per integer.
+    fn x_tick_count(&self, xs: (f64, f64)) -> usize {
+        let integer_x = !self.log_x
+            && xs.1 - xs.0 <= 12.0
+            && self
+                .series
+                .iter()
+                .flat_map(|s| s.points.iter())
+                .all(|p| p.0.fract() == 0.0);
+        if integer_x {
+            (xs.1.floor() - xs.0.ceil()) as usize + 1
+        } else {
+            10
+        }
+    }
+
+    fn draw_numeric<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        styles: &[SeriesStyle],
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let xs = span(
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.0)),
+            self.log_x,
+        );
+        let ys = self.y_span();
+        let x_ticks = self.x_tick_count(xs);
+        chart_axes!(area, &self.title, xs, ys, self.log_x, self.log_y, |chart| {
+            chart
+                .configure_mesh()
+                .x_desc(&self.x_label)
+                .y_desc(&self.y_label)
+                .x_labels(x_ticks)
+                .x_label_formatter(&|x| number(*x))
+                .y_label_formatter(&|y| number(*y))
+                .label_style(style(14))
+                .axis_desc_style(style(16))
+                .light_line_style(WHITE.mix(0.0))
+                .draw()
+                .map_err(err)?;
+            for (s, st) in self.series.iter().zip(styles) {
+                let mut band: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.3)).collect();
+                band.extend(s.points.iter().rev().map(|p| (p.0, p.2)));
+                if band.len() > 2 && s.points.iter().any(|p| p.2 != p.3) {
+                    chart
+                        .draw_series(std::iter::once(Polygon::new(band, st.colour.mix(0.15))))
+                        .map_err(err)?;
+                }
+                let medians: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1)).collect();
+                legend::line(&mut chart, &medians, *st)?;
+                legend::markers(&mut chart, &medians, *st)?;
+            }
+        });
+        Ok(())
+    }
+
+    fn draw_categorical<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        styles: &[SeriesStyle],
+        labels: &[String],
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let ys = self.y_span();
+        let mut builder = ChartBuilder::on(area);
+        builder
+            .caption(&self.title, style(22))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(72);
+        let x = TickAxis::categories(labels);
+        if self.log_y {
+            let chart = builder
+                .build_cartesian_2d(x, (ys.0..ys.1).log_scale())
+                .map_err(err)?;
+            self.categorical_series(chart, styles)
+        } else {
+            let chart = builder.build_cartesian_2d(x, ys.0..ys.1).map_err(err)?;
+            self.categorical_series(chart, styles)
+        }
+    }
+
+    fn categorical_series<DB, Y>(
+        &self,
+        mut chart: legend::Chart<'_, DB, TickAxis, Y>,
+        styles: &[SeriesStyle],
+    ) -> anyhow::Result<()>
+    where
+        DB: DrawingBackend,
+        DB::ErrorType: 'static,
+        Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    {
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .y_label_formatter(&|y| number(*y))
+            .label_style(style(14))
+            .axis_desc_style(style(16))
+            .bold_line_style(BLACK.mix(0.08))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        let n = self.series.len().max(1) as f64;
+        let step = (0.7 / n).min(0.18);
+        for (k, (s, st)) in self.series.iter().zip(styles).enumerate() {
+            let dx = (k as f64 - (n - 1.0) / 2.0) * step;
+            for p in &s.points {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(p.0 + dx, p.2), (p.0 + dx, p.3)],
+                        st.colour.stroke_width(2),
+                    )))
+                    .map_err(err)?;
+            }
+            let medians: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0 + dx, p.1)).collect();
+            legend::markers(&mut chart, &medians, *st)?;
+        }
+        Ok(())
+    }
+}
+
+impl Figure for LinePlot {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let names: Vec<&str> = self.series.iter().map(|s| s.name.as_str()).collect();
+        let styles = styles_for(&names);
+        let shown = self.legend_names();
+        let (plot, strip) = legend::split(root, &shown);
+        match &self.categories {
+            Some(labels) => self.draw_categorical(&plot, &styles, labels)?,
+            None => self.draw_numeric(&plot, &styles)?,
+        }
+        if let Some(strip) = strip {
+            let swatch = if self.categories.is_some() {
+                Swatch::Marker
+            } else {
+                Swatch::Line
+            };
+            let entries: Vec<_> = shown
+                .into_iter()
+                .zip(&styles)
+                .map(|(n, s)| (n, *s, swatch))
+                .collect();
+            legend::draw(&strip, self.legend_title.as_deref(), &entries)?;
+        }
+        Ok(())
+    }
+}
