@@ -144,3 +144,24 @@ fn anytime_targets_are_absolute_or_relative() {
         "{e}"
     );
 }
+
+#[test]
+fn number_formats_are_checked_on_loading() {
+    // Past 65,535 decimals `format!` panics: a format is capped when the study loads.
+    let e = err(&STUDY.replace("{f.count}", "{f.count:.65536}"));
+    assert!(
+        e.starts_with("s.toml:6: answer: {f.count}: format \".65536\" asks for more than 17"),
+        "{e}"
+    );
+    let e = err(&STUDY.replace("{config.e1.iterations} iterations", "{config.e1.x:~70000}"));
+    assert!(
+        e.starts_with("s.toml:2: intro: {config.e1.x}: format"),
+        "{e}"
+    );
+    let e = err(&STUDY.replace("{f.count}", "{f.count:.+3}"));
+    assert!(e.contains("unknown format \".+3\""), "{e}");
+    let e = err(&STUDY.replace("metric = \"y\"", "metric = \"y\"\ndigits = 65536"));
+    assert!(e.starts_with("s.toml:8: digits = 65536: at most 17"), "{e}");
+    assert!(load(&STUDY.replace("{f.count}", "{f.count:.17}")).is_ok());
+    assert!(load(&STUDY.replace("metric = \"y\"", "metric = \"y\"\ndigits = 17")).is_ok());
+}

@@ -223,7 +223,7 @@ pub fn render(
         md.push_str(&format!("## {}\n\n", s.title));
         if !s.intro.trim().is_empty() {
             let intro = fill(s.intro.trim(), &base)
-                .map_err(|e| crate::user_error!("{}: intro: {e}", s.source))?;
+                .map_err(|e| crate::user_error!("{}:{}: intro: {e}", s.source, s.intro_line))?;
             md.push_str(&intro);
             md.push_str("\n\n");
         }
@@ -232,7 +232,7 @@ pub fn render(
             md.push_str(&format!("### {}. {}\n\n", i + 1, q.title));
             if let Some(intro) = &q.intro {
                 md.push_str(&fill(intro.trim(), &facts).map_err(|e| {
-                    crate::user_error!("{}: question {}: intro: {e}", s.source, i + 1)
+                    crate::user_error!("{}:{}: intro: {e}", s.source, q.intro_line)
                 })?);
                 md.push_str("\n\n");
             }
