@@ -152,7 +152,10 @@ pub fn command(domains: &[Domain]) -> clap::Command {
 pub fn run(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result<()> {
     let result = run_command(domains, matches);
     let flushed = std::io::Write::flush(&mut std::io::stdout()).map_err(anyhow::Error::new);
-    result.and(flushed).map_err(output::stdout_failure)
+    result
+        .and(flushed)
+        .map_err(output::stdout_failure)
+        .map_err(output::clipped)
 }
 
 fn run_command(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result<()> {

@@ -29,6 +29,33 @@ pub fn stdout_failure(err: anyhow::Error) -> anyhow::Error {
     err
 }
 
+/// A user error's message with every overlong word (a 5,000-character `--out` path, a
+/// 10,000-character `--set` value that a message quotes whole) cut to its first
+/// [`crate::util::input::EXCERPT_CHARS`] characters: one readable line whatever the
+/// input. Other errors (bugs) are kept whole.
+pub fn clipped(err: anyhow::Error) -> anyhow::Error {
+    if !crate::util::error::is_user_error(&err) {
+        return err;
+    }
+    let text = crate::util::error::one_line(&err);
+    if !text.split(' ').any(|w| w.chars().count() > 2 * EXCERPT) {
+        return err;
+    }
+    let words: Vec<String> = text
+        .split(' ')
+        .map(|w| match w.chars().count() {
+            n if n > 2 * EXCERPT => {
+                let head: String = w.chars().take(EXCERPT).collect();
+                format!("{head}… ({n} characters)")
+            }
+            _ => w.to_string(),
+        })
+        .collect();
+    crate::user_error!("{}", words.join(" "))
+}
+
+const EXCERPT: usize = crate::util::input::EXCERPT_CHARS;
+
 /// True when standard output is `/dev/full` or a file on a file system with no room.
 fn stdout_is_full() -> bool {
     let Ok(meta) = std::fs::metadata("/dev/stdout") else {
@@ -48,6 +75,24 @@ fn dev_full_number() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlong_words_of_user_errors_are_clipped() {
+        let long = "x".repeat(5000);
+        let err = clipped(crate::user_error!(
+            "{long}/e: cannot create the output folder"
+        ));
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}… (5003 characters) cannot create the output folder",
+                "x".repeat(40)
+            )
+        );
+        assert!(crate::util::error::is_user_error(&err));
+        let short = clipped(crate::user_error!("a/b: bad"));
+        assert_eq!(short.to_string(), "a/b: bad");
+    }
 
     #[test]
     fn other_errors_pass_unchanged() {
