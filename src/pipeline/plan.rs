@@ -93,6 +93,15 @@ impl<'a> Plan<'a> {
         out
     }
 
+    /// True when `name` is a parameter of an algorithm used whose values are names
+    /// (a choice or a text), not numbers.
+    pub fn param_type_is_text(&self, name: &str) -> bool {
+        use crate::pipeline::params::ParamKind;
+        self.used().flat_map(|a| &a.params).any(|p| {
+            p.name == name && matches!(p.kind, ParamKind::Choice(_) | ParamKind::Text { .. })
+        })
+    }
+
     /// The metric columns of every algorithm used, each once, in declared order.
     pub fn metric_names(&self) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();

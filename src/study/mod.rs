@@ -225,6 +225,12 @@ fn question(
             );
         }
         if b.kind.makes_facts() {
+            let prefix = b.fact_prefix();
+            if prefixes.contains_key(&prefix) {
+                crate::user_bail!(
+                    "{here}: this block's facts would be {prefix}.…, the names of facts computed before it (by another block or the configs): give it a name of its own (name = \"…\")"
+                );
+            }
             let declared = match (&b.kind, &b.function) {
                 (BlockKind::Facts, Some(f)) => known.fact_functions.get(f).cloned(),
                 _ => None,
