@@ -423,3 +423,285 @@ fn item11_the_printed_board_reads_back() {
     };
     assert_eq!(strip(&from_file.stdout), strip(&from_level.stdout));
 }
+
+// Issue 19: a second pass.
+
+/// Runs `searchlab merge` on `dirs`.
+fn merge(dirs: &[&Path]) -> Output {
+    let mut args = vec!["merge"];
+    args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    run_in(Some(root()), &args, "")
+}
+
+/// Runs the binary with its standard output on `/dev/full`.
+fn to_dev_full(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_searchlab"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::new(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn issue19_repeated_list_values_are_refused_and_long_axes_check_at_once() {
+    let out = tempfile::tempdir().unwrap();
+    let r = run_config(
+        "quickstart",
+        out.path(),
+        &[],
+        &["sweep.decay=[0.99, 0.990]"],
+    );
+    assert_user_error(
+        &r,
+        "sweep.decay: \"0.99\" is in the list twice (values 1 and 2)",
+    );
+    let r = run_config("quickstart", out.path(), &[], &["sweep.size=[5, 6, 5.0]"]);
+    assert_user_error(&r, "is in the list twice (values 1 and 3)");
+    // 10^10 runs: refused before either axis of 100,000 values costs anything.
+    let started = Instant::now();
+    let r = run_config(
+        "quickstart",
+        out.path(),
+        &[],
+        &[
+            "sweep.initial_temperature={ start = 1, stop = 100000, step = 1 }",
+            "sweep.decay={ start = 0.000001, stop = 0.1, num = 100000 }",
+        ],
+    );
+    assert_user_error(&r, "more than the 1000000 one experiment may have");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    // An axis of 100,000 values (the cap) is checked and planned in linear time: the run
+    // stops at its lock (a folder here), after the whole plan was checked.
+    std::fs::create_dir_all(out.path().join("quickstart/run.lock")).unwrap();
+    let started = Instant::now();
+    let r = run_config(
+        "quickstart",
+        out.path(),
+        &[],
+        &[
+            "replicates.count=1",
+            "sweep.initial_temperature=[1]",
+            "sweep.decay={ start = 0.000001, stop = 0.1, num = 100000 }",
+        ],
+    );
+    assert_user_error(&r, "run.lock: the lock file is a folder");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn issue19_merge_keeps_a_last_record_without_its_newline() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    assert_eq!(
+        run_config("quickstart", a.path(), &["--quiet"], SMALL).code,
+        0
+    );
+    assert_eq!(
+        run_config("quickstart", b.path(), &["--quiet"], SMALL).code,
+        0
+    );
+    let journal = a.path().join("quickstart/runs.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    // A's journal lacks its first run, and its last record has no final newline.
+    let rest = text.split_once('\n').unwrap().1.trim_end_matches('\n');
+    std::fs::write(&journal, rest).unwrap();
+    let r = merge(&[&a.path().join("quickstart"), &b.path().join("quickstart")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let after = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(after.lines().count(), 24, "{after}");
+    assert!(after.ends_with('\n'));
+    let again = run_config("quickstart", a.path(), &[], SMALL);
+    assert!(
+        again.stdout.contains("(0 computed, 24 reused)"),
+        "{}",
+        again.stdout
+    );
+}
+
+#[test]
+fn issue19_conflicting_records_of_a_run_are_an_error_naming_both() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    assert_eq!(
+        run_config("quickstart", a.path(), &["--quiet"], SMALL).code,
+        0
+    );
+    assert_eq!(
+        run_config("quickstart", b.path(), &["--quiet"], SMALL).code,
+        0
+    );
+    let journal = a.path().join("quickstart/runs.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let first = text.lines().next().unwrap();
+    let changed = first.replacen("[\"best_path_length\",", "[\"best_path_length\",1000", 1);
+    assert_ne!(changed, first);
+    // The same run twice in one journal, with another value: both lines named.
+    std::fs::write(&journal, format!("{text}{changed}\n")).unwrap();
+    let r = run_config("quickstart", a.path(), &["--quiet"], SMALL);
+    assert_user_error(&r, "runs.jsonl: lines 1 and 25 record run");
+    assert!(
+        r.stderr
+            .contains("different values of \"best_path_length\""),
+        "{}",
+        r.stderr
+    );
+    // The same again with only a timing column changed is the same record.
+    let timing = regex_free_timing(first);
+    std::fs::write(&journal, format!("{text}{timing}\n")).unwrap();
+    let r = run_config("quickstart", a.path(), &["--quiet"], SMALL);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Across folders: both journals named.
+    let rest = text.split_once('\n').unwrap().1;
+    std::fs::write(&journal, format!("{rest}{changed}\n")).unwrap();
+    let r = merge(&[&a.path().join("quickstart"), &b.path().join("quickstart")]);
+    assert_user_error(&r, "record run");
+    let (ja, jb) = (
+        a.path().join("quickstart/runs.jsonl"),
+        b.path().join("quickstart/runs.jsonl"),
+    );
+    assert!(
+        r.stderr
+            .contains(&format!("{} and {}", ja.display(), jb.display())),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A journal line with its first timing value (`…_seconds`) changed.
+fn regex_free_timing(line: &str) -> String {
+    let at = line.find("_seconds\",").expect("a timing column") + "_seconds\",".len();
+    let end = at + line[at..].find(']').unwrap();
+    format!("{}12345.5{}", &line[..at], &line[end..])
+}
+
+#[test]
+fn issue19_lock_files_and_journals_that_are_not_files_are_named() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("quickstart");
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("run.lock");
+    let status = Command::new("mkfifo").arg(&lock).status().unwrap();
+    assert!(status.success());
+    let r = run_config("quickstart", out.path(), &["--quiet"], SMALL);
+    assert_user_error(&r, "run.lock: the lock file is a FIFO or a device");
+    std::fs::remove_file(&lock).unwrap();
+    let target = out.path().join("elsewhere");
+    std::os::unix::fs::symlink(&target, &lock).unwrap();
+    let r = run_config("quickstart", out.path(), &["--quiet"], SMALL);
+    assert_user_error(&r, "run.lock: the lock file is a symlink");
+    assert!(!target.exists(), "nothing written through the symlink");
+    std::fs::remove_file(&lock).unwrap();
+    std::fs::create_dir(&lock).unwrap();
+    let r = run_config("quickstart", out.path(), &["--quiet"], SMALL);
+    assert_user_error(&r, "run.lock: the lock file is a folder");
+    std::fs::remove_dir(&lock).unwrap();
+    std::fs::create_dir(dir.join("runs.jsonl")).unwrap();
+    let r = run_config("quickstart", out.path(), &["--quiet"], SMALL);
+    assert_user_error(&r, "runs.jsonl: cannot read the journal: it is a folder");
+}
+
+#[test]
+fn issue19_out_as_a_dangling_symlink_or_a_loop_is_named() {
+    let base = tempfile::tempdir().unwrap();
+    let dangling = base.path().join("dangling");
+    std::os::unix::fs::symlink(base.path().join("nowhere/x"), &dangling).unwrap();
+    let r = run_config("quickstart", &dangling, &["--quiet"], SMALL);
+    assert_user_error(&r, "dangling");
+    let looped = base.path().join("loop");
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    let r = run_config("quickstart", &looped, &["--quiet"], SMALL);
+    assert_user_error(&r, "the path is a loop of symlinks");
+    assert!(r.stderr.contains("loop"), "{}", r.stderr);
+}
+
+#[test]
+fn issue19_standard_output_on_a_full_device_is_exit_2() {
+    for args in [
+        &["pegsol", "levels"][..],
+        &["tiles", "census", "--csv"],
+        &["rjm", "descend", "--seed", "1", "--iterations", "10"],
+    ] {
+        let r = to_dev_full(args);
+        assert_user_error(&r, "standard output: the device is full");
+    }
+}
+
+#[test]
+fn issue19_messages_quote_at_most_about_40_characters() {
+    let out = tempfile::tempdir().unwrap();
+    let long = format!("params.evaluations={}", "7".repeat(10_000));
+    let r = run_config("quickstart", out.path(), &[], &[&long]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.len() < 400, "{}", r.stderr);
+    let deep = out.path().join("d".repeat(200)).join("e".repeat(200));
+    let long_out = format!("{}/{}", deep.display(), "f/".repeat(2400));
+    let r = run_config("quickstart", Path::new(&long_out), &["--quiet"], SMALL);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.len() < 400, "{}", r.stderr);
+}
+
+#[test]
+fn issue19_an_override_is_one_value_of_its_type() {
+    let out = tempfile::tempdir().unwrap();
+    let r = run_config(
+        "quickstart",
+        out.path(),
+        &[],
+        &["params.evaluations=100\nsize = 9"],
+    );
+    assert_user_error(&r, "is more than one value");
+    for number in ["0x10", "1_0_0", "+100", "0o17", "inf"] {
+        let set = format!("params.evaluations={number}");
+        let r = run_config("quickstart", out.path(), &[], &[&set]);
+        assert_user_error(&r, "is not written plainly");
+    }
+    assert!(tree(out.path()).is_empty());
+}
+
+#[test]
+fn issue19_experiments_may_not_take_the_program_s_folders() {
+    let out = tempfile::tempdir().unwrap();
+    for name in ["report", "slurm", "pdb"] {
+        let set = format!("experiment.name={name}");
+        let r = run_config("quickstart", out.path(), &[], &[&set]);
+        assert_user_error(&r, "is a folder of the program's own");
+    }
+}
+
+#[test]
+fn issue19_a_tuning_is_limited_by_its_whole_possible_size() {
+    let out = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let r = run(
+        &[
+            "tune",
+            "rjm_schedules",
+            "--out",
+            out.path().to_str().unwrap(),
+            "--budget",
+            "1000000",
+            "--train-seeds",
+            "1000000",
+            "--test-seeds",
+            "1000000",
+        ],
+        "",
+    );
+    assert_user_error(&r, "more than the 1000000 one experiment may have");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(tree(out.path()).is_empty());
+}

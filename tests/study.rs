@@ -144,3 +144,113 @@ fn anytime_targets_are_absolute_or_relative() {
         "{e}"
     );
 }
+
+#[test]
+fn number_formats_are_checked_on_loading() {
+    // Past 65,535 decimals `format!` panics: a format is capped when the study loads.
+    let e = err(&STUDY.replace("{f.count}", "{f.count:.65536}"));
+    assert!(
+        e.starts_with("s.toml:6: answer: {f.count}: format \".65536\" asks for more than 17"),
+        "{e}"
+    );
+    let e = err(&STUDY.replace("{config.e1.iterations} iterations", "{config.e1.x:~70000}"));
+    assert!(
+        e.starts_with("s.toml:2: intro: {config.e1.x}: format"),
+        "{e}"
+    );
+    let e = err(&STUDY.replace("{f.count}", "{f.count:.+3}"));
+    assert!(e.contains("unknown format \".+3\""), "{e}");
+    let e = err(&STUDY.replace("metric = \"y\"", "metric = \"y\"\ndigits = 65536"));
+    assert!(e.starts_with("s.toml:8: digits = 65536: at most 17"), "{e}");
+    assert!(load(&STUDY.replace("{f.count}", "{f.count:.17}")).is_ok());
+    assert!(load(&STUDY.replace("metric = \"y\"", "metric = \"y\"\ndigits = 17")).is_ok());
+}
+
+#[test]
+fn facts_of_the_same_name_are_refused() {
+    // A second facts block of the same function, unnamed: its facts would override.
+    let twice = format!(
+        "{STUDY}\n[[question.block]]\nkind = \"facts\"\nexperiment = \"e2\"\nfunction = \"d.f\"\n"
+    );
+    let e = err(&twice);
+    assert!(
+        e.starts_with("s.toml:21: this block's facts would be f."),
+        "{e}"
+    );
+    let named_config = STUDY.replace("name = \"f\"", "name = \"config\"");
+    let e = err(&named_config);
+    assert!(
+        e.starts_with("s.toml:15: this block's facts would be config."),
+        "{e}"
+    );
+}
+
+mod common;
+use common::{assert_user_error, run_in, toy_project};
+
+#[test]
+fn a_broken_study_breaks_only_itself_and_a_study_may_be_a_path() {
+    let p = toy_project();
+    let studies = p.path().join("experiments");
+    std::fs::write(
+        studies.join("broken.toml"),
+        "title = \"B\"\n[[question]]\nnope = 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        studies.join("bytes.toml"),
+        b"title = \"B\"\nintro = \"\xff\"\n",
+    )
+    .unwrap();
+    let list = run_in(Some(p.path()), &["list"], "");
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let line = |name: &str| {
+        list.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} in {}", list.stdout))
+            .to_string()
+    };
+    assert!(line("broken").contains("invalid: "), "{}", line("broken"));
+    assert!(
+        line("bytes").contains("bytes.toml:2: the study is not UTF-8 text"),
+        "{}",
+        line("bytes")
+    );
+    assert!(line("toy").contains("A toy study"), "{}", line("toy"));
+    let out = p.path().join("out");
+    let out = out.to_str().unwrap();
+    let report = |study: &str| {
+        let args = ["report", "--study", study, "--out", out, "--quiet"];
+        run_in(Some(p.path()), &args, "")
+    };
+    let r = report("broken");
+    assert_user_error(&r, "broken.toml:3:");
+    let r = report("bytes");
+    assert_user_error(&r, "bytes.toml:2: the study is not UTF-8 text");
+    // A study given as a path, outside experiments/, is read as the others.
+    let elsewhere = p.path().join("mine.toml");
+    let toy = std::fs::read_to_string(studies.join("toy.toml")).unwrap();
+    std::fs::write(
+        &elsewhere,
+        toy.replace(
+            "metric = \"best_path_length\"\ntitle",
+            "metric = \"best_maze\"\ntitle",
+        ),
+    )
+    .unwrap();
+    let r = report(elsewhere.to_str().unwrap());
+    assert_user_error(
+        &r,
+        "mine.toml:16: metric \"best_maze\" of experiment toy is text",
+    );
+    let tuned = toy.replace("experiment = \"toy\"\nx", "experiment = \"toy/tuned\"\nx");
+    std::fs::write(&elsewhere, tuned).unwrap();
+    let r = report(elsewhere.to_str().unwrap());
+    assert_user_error(
+        &r,
+        "mine.toml:15: experiment \"toy/tuned\" reads a tuning, but",
+    );
+    let r = report("toy");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

@@ -62,19 +62,17 @@ fn everything(domains: &[Domain], base: &Path) -> String {
     }
     let _ = writeln!(out, "\nStudies of the report (experiments/):");
     let functions = crate::domain::functions(domains);
-    let studies = crate::report::load_studies(base, &functions);
+    let studies = crate::report::load_each(base, &functions);
     for e in STUDIES.entries(base).values() {
-        let line = match &studies {
-            Ok(all) => match all.iter().find(|s| s.name == e.name) {
-                Some(s) if s.default => crate::report::describe(s),
-                Some(s) => format!(
-                    "{}  [not in the default report: searchlab report --study {}]",
-                    crate::report::describe(s),
-                    s.name
-                ),
-                None => "invalid".to_string(),
-            },
-            Err(err) => format!("invalid: {}", crate::util::error::one_line(err)),
+        let line = match studies.iter().find(|(name, _)| *name == e.name) {
+            Some((_, Ok(s))) if s.default => crate::report::describe(s),
+            Some((_, Ok(s))) => format!(
+                "{}  [not in the default report: searchlab report --study {}]",
+                crate::report::describe(s),
+                s.name
+            ),
+            Some((_, Err(err))) => format!("invalid: {}", crate::util::error::one_line(err)),
+            None => "invalid".to_string(),
         };
         let _ = writeln!(out, "  {:<22} ({}) {line}", e.name, origin(e));
     }

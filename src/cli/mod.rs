@@ -6,6 +6,7 @@
 mod compare;
 mod experiment;
 mod list;
+mod output;
 mod report;
 
 use crate::domain::Domain;
@@ -145,8 +146,19 @@ pub fn command(domains: &[Domain]) -> clap::Command {
     cmd
 }
 
-/// Runs the command the arguments name.
+/// Runs the command the arguments name. A write that failed because standard output
+/// is on a full device (`> /dev/full`, a full disk) is the environment's: exit 2 naming
+/// standard output, whichever program wrote it.
 pub fn run(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result<()> {
+    let result = run_command(domains, matches);
+    let flushed = std::io::Write::flush(&mut std::io::stdout()).map_err(anyhow::Error::new);
+    result
+        .and(flushed)
+        .map_err(output::stdout_failure)
+        .map_err(output::clipped)
+}
+
+fn run_command(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result<()> {
     if let Some((name, sub)) = matches.subcommand()
         && let Some(d) = domains.iter().find(|d| d.name() == name)
     {

@@ -50,6 +50,18 @@ pub const SCHEDULE_NAMES: &[&str] = &[
     "adaptive",
 ];
 
+/// d = (T_end/T0)^(1/N), in log space when the ratio itself overflows (or underflows)
+/// an f64, as T_end/T0 = 1e300/1e-300 does; the ratio's power otherwise, as always.
+fn geometric_end_factor(t0: f64, t_end: f64, total: u64) -> f64 {
+    let n = total.max(1) as f64;
+    let ratio = t_end / t0;
+    if ratio.is_finite() && ratio > 0.0 {
+        ratio.powf(1.0 / n)
+    } else {
+        ((t_end.ln() - t0.ln()) / n).exp()
+    }
+}
+
 /// A schedule in progress.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cooling {
@@ -110,7 +122,7 @@ impl Schedule {
     pub fn start(&self, total: u64) -> Cooling {
         let factor = match *self {
             Schedule::Geometric { decay, .. } | Schedule::Reheating { decay, .. } => decay,
-            Schedule::GeometricEnd { t0, t_end } => (t_end / t0).powf(1.0 / total.max(1) as f64),
+            Schedule::GeometricEnd { t0, t_end } => geometric_end_factor(t0, t_end, total),
             _ => 1.0,
         };
         Cooling {
@@ -177,6 +189,27 @@ mod tests {
             ts.push(c.temperature());
         }
         ts
+    }
+
+    #[test]
+    fn geometric_end_stays_finite_when_the_ratio_overflows() {
+        let ts = run(
+            Schedule::GeometricEnd {
+                t0: 1e-300,
+                t_end: 1e300,
+            },
+            1000,
+        );
+        assert!(ts.iter().all(|t| t.is_finite() && *t > 0.0), "{ts:?}");
+        let last = ts[ts.len() - 1];
+        assert!((last / 1e300 - 1.0).abs() < 1e-6, "{last}");
+        // An ordinary ratio keeps its value to the bit (tables stay byte-identical).
+        let c = Schedule::GeometricEnd {
+            t0: 10.0,
+            t_end: 0.1,
+        }
+        .start(100);
+        assert_eq!(c.factor, (0.1f64 / 10.0).powf(1.0 / 100.0));
     }
 
     #[test]

@@ -283,9 +283,10 @@ pub fn run_shard(
     let started_at = crate::util::timestamp::now_utc();
     let dir = experiment_dir(&opts.out, &plan.experiment);
     create_dir(&dir)?;
-    // Two processes of one shard exclude each other; other shards run alongside.
+    // Two processes of one shard exclude each other; other shards run alongside, and
+    // no unsharded run of the folder.
     let _lock =
-        ExperimentLock::acquire_for(&dir, &shard.lock_file(), &format!("shard {shard} of "))?;
+        ExperimentLock::acquire_shard(&dir, &shard.lock_file(), &format!("shard {shard} of "))?;
     let journal_path = shard.journal(&dir);
     forget(&journal_path, opts.force)?;
     let mut done = if opts.force {

@@ -116,9 +116,12 @@ pub fn read_records(path: &Path) -> anyhow::Result<(HashMap<String, RunRecord>, 
     let mut line = Vec::new();
     for number in 1.. {
         line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .with_context(|| format!("reading {}", path.display()))?;
+        let n = reader.read_until(b'\n', &mut line).map_err(|e| {
+            crate::util::error::environment_error(
+                anyhow::Error::new(e).context(format!("reading {}", path.display())),
+                &format!("{}: cannot read the journal", path.display()),
+            )
+        })?;
         if n == 0 {
             break;
         }
@@ -152,21 +155,56 @@ pub fn read_records(path: &Path) -> anyhow::Result<(HashMap<String, RunRecord>, 
             (k.to_string(), best)
         })
         .collect();
-    let mut out = HashMap::new();
+    let mut out: HashMap<String, (usize, RunRecord)> = HashMap::new();
     for (number, key, outcome) in records {
         let consistent = outcome.metrics.iter().all(|(k, v)| {
             majority
                 .get(k)
                 .is_none_or(|&want| kind(v).is_none_or(|got| got == want))
         });
-        if consistent {
-            out.insert(key, outcome);
-        } else {
+        if !consistent {
             damaged.push(number);
+            continue;
         }
+        if let Some((first, earlier)) = out.get(&key) {
+            if let Some(what) = conflict(earlier, &outcome) {
+                crate::user_bail!(
+                    "{}: lines {first} and {number} record run {} with different {what}; keep the right one (delete the other line) and run again",
+                    path.display(),
+                    crate::util::input::excerpt(&key)
+                );
+            }
+            continue;
+        }
+        out.insert(key, (number, outcome));
     }
     damaged.sort_unstable();
-    Ok((out, damaged))
+    Ok((out.into_iter().map(|(k, (_, r))| (k, r)).collect(), damaged))
+}
+
+/// True for a timing column (`…_seconds`, `…_per_second`): the one thing two records of
+/// the same run may disagree on.
+pub fn is_timing(column: &str) -> bool {
+    column.ends_with("_seconds") || column.ends_with("_per_second")
+}
+
+/// What two records of the same run disagree on, timing columns aside ("values of
+/// best_path_length", "anytime curves"); `None` when they agree.
+pub fn conflict(a: &RunRecord, b: &RunRecord) -> Option<String> {
+    let reproducible = |r: &RunRecord| -> HashMap<String, serde_json::Value> {
+        r.metrics
+            .iter()
+            .filter(|(k, _)| !is_timing(k))
+            .map(|(k, v)| (k.clone(), to_json(v)))
+            .collect()
+    };
+    let (x, y) = (reproducible(a), reproducible(b));
+    let mut names: Vec<&String> = x.keys().chain(y.keys()).collect();
+    names.sort();
+    if let Some(name) = names.into_iter().find(|n| x.get(*n) != y.get(*n)) {
+        return Some(format!("values of {}", crate::util::input::excerpt(name)));
+    }
+    (a.anytime != b.anytime).then(|| "anytime curves".to_string())
 }
 
 /// A value's type for the consistency check (numbers are one type; null fits any).
@@ -196,18 +234,33 @@ impl Journal {
     /// Opens for appending. A torn last line from an interrupted run is cut off first,
     /// so that new lines start on a line of their own.
     pub fn open(path: &Path) -> anyhow::Result<Journal> {
+        let mut end_line = false;
         if let Ok(text) = std::fs::read(path)
             && !text.is_empty()
             && !text.ends_with(b"\n")
         {
             let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            crate::util::atomic::write(path, &text[..keep])?;
+            // A whole record without its newline (a file edited by hand, or copied) is
+            // a record, as the reader counts it: it is ended, not cut off.
+            match std::str::from_utf8(&text[keep..]).ok().and_then(decode) {
+                Some(_) => end_line = true,
+                None => crate::util::atomic::write(path, &text[..keep])?,
+            }
         }
-        let file = std::fs::OpenOptions::new()
+        let env = |e: std::io::Error| {
+            crate::util::error::environment_error(
+                anyhow::Error::new(e).context(format!("opening {}", path.display())),
+                &format!("{}: cannot write the journal", path.display()),
+            )
+        };
+        let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .with_context(|| format!("opening {}", path.display()))?;
+            .map_err(env)?;
+        if end_line {
+            file.write_all(b"\n").map_err(env)?;
+        }
         Ok(Journal {
             file,
             line: Vec::new(),
@@ -309,53 +362,121 @@ impl CheckpointLog {
 /// The name of the lock file in an experiment's folder.
 pub const LOCK_FILE: &str = "run.lock";
 
-/// An exclusive lock on an experiment's folder, held while a run writes its journal
-/// and tables: a second `searchlab` on the same folder stops at once with a message
-/// naming the lock file and the process holding it (its PID is written in the file).
-/// The lock is the operating system's (`flock`), so it is released when the process
-/// ends, however it ends; the file itself stays.
+/// An experiment folder's lock, held while a run writes its journal and tables: a
+/// second `searchlab` on the same folder stops at once with a message naming the lock
+/// file and the process holding it (its PID is written in the file). There is one lock
+/// per folder, `run.lock`: an unsharded run, a merge and a tuning take it exclusively;
+/// a shard takes it shared (shards of one plan run side by side, never beside an
+/// unsharded run of the same folder) and its own shard's lock exclusively. The lock is
+/// the operating system's (`flock`), so it is released when the process ends, however
+/// it ends; the file itself stays. A lock file that is not a regular file (a FIFO, a
+/// symlink, a folder) is refused, naming it.
 pub struct ExperimentLock {
-    _file: std::fs::File,
+    _files: Vec<std::fs::File>,
 }
 
 impl ExperimentLock {
+    /// The folder's lock, exclusively.
     pub fn acquire(dir: &Path) -> anyhow::Result<ExperimentLock> {
-        ExperimentLock::acquire_for(dir, LOCK_FILE, "")
+        let file = lock_file(dir, LOCK_FILE, "", true)?;
+        Ok(ExperimentLock { _files: vec![file] })
     }
 
-    /// The lock file `file` in `dir` (a shard's own lock); the refusal says the holder
-    /// is running `part` (e.g. "shard 1/4 of ") this experiment.
-    pub fn acquire_for(dir: &Path, file: &str, part: &str) -> anyhow::Result<ExperimentLock> {
-        let path = dir.join(file);
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .with_context(|| format!("opening {}", path.display()))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let _ = std::io::Read::read_to_string(&mut file, &mut text);
-                let holder = match text.trim().parse::<u32>() {
-                    Ok(pid) => format!("process {pid}"),
-                    Err(_) => "another process".to_string(),
-                };
-                crate::user_bail!(
-                    "{}: {holder} is running {part}this experiment; wait for it to finish (or stop it) and run again",
-                    path.display()
-                );
-            }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("locking {}", path.display()));
-            }
+    /// The folder's lock shared, and the shard's own lock file `file` in `dir`
+    /// exclusively; the refusal says the holder is running `part` (e.g. "shard 1/4 of ")
+    /// this experiment.
+    pub fn acquire_shard(dir: &Path, file: &str, part: &str) -> anyhow::Result<ExperimentLock> {
+        let folder = lock_file(dir, LOCK_FILE, "", false)?;
+        let own = lock_file(dir, file, part, true)?;
+        Ok(ExperimentLock {
+            _files: vec![folder, own],
+        })
+    }
+}
+
+/// Opens and locks `dir/name` (exclusively, or shared); an exclusive holder writes its
+/// PID in it. Every failure is a user error naming the file.
+fn lock_file(dir: &Path, name: &str, part: &str, exclusive: bool) -> anyhow::Result<std::fs::File> {
+    let path = dir.join(name);
+    let shown = path.display();
+    let env = |e: std::io::Error, doing: &str| {
+        crate::util::error::environment_error(
+            anyhow::Error::new(e).context(format!("{doing} {shown}")),
+            &format!("{shown}: cannot {doing} the lock file"),
+        )
+    };
+    let mut file = open_lock(&path)?;
+    let locked = match exclusive {
+        true => file.try_lock(),
+        false => file.try_lock_shared(),
+    };
+    match locked {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            crate::user_bail!(
+                "{shown}: {} is running {part}this experiment; wait for it to finish (or stop it) and run again",
+                holder(&mut file)
+            );
         }
-        file.set_len(0)?;
-        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(0))?;
-        writeln!(file, "{}", std::process::id())?;
-        Ok(ExperimentLock { _file: file })
+        Err(std::fs::TryLockError::Error(e)) => return Err(env(e, "lock")),
+    }
+    if exclusive {
+        file.set_len(0).map_err(|e| env(e, "write"))?;
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(0)).map_err(|e| env(e, "write"))?;
+        writeln!(file, "{}", std::process::id()).map_err(|e| env(e, "write"))?;
+        file.sync_data().map_err(|e| env(e, "write"))?;
+    }
+    Ok(file)
+}
+
+/// Opens a lock file for reading and writing: a regular file or none yet (never
+/// following a symlink, never waiting on a FIFO).
+fn open_lock(path: &Path) -> anyhow::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let shown = path.display();
+    let refuse = |what: &str| {
+        crate::user_error!(
+            "{shown}: the lock file is {what}, not a regular file; remove it (searchlab creates it) and run again"
+        )
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => return Err(refuse("a symlink")),
+        Ok(m) if m.is_dir() => return Err(refuse("a folder")),
+        Ok(m) if !m.is_file() => return Err(refuse("a FIFO or a device")),
+        _ => {}
+    }
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(flags.bits() as i32)
+        .open(path)
+        .map_err(|e| {
+            crate::util::error::environment_error(
+                anyhow::Error::new(e).context(format!("opening {shown}")),
+                &format!("{shown}: cannot open the lock file"),
+            )
+        })?;
+    match file.metadata() {
+        Ok(m) if m.is_file() => Ok(file),
+        _ => Err(refuse("not a regular file")),
+    }
+}
+
+/// Who holds a lock this process could not take: the PID an exclusive holder wrote, or
+/// shard runs (which hold it shared and write nothing).
+fn holder(file: &mut std::fs::File) -> String {
+    if file.try_lock_shared().is_ok() {
+        let _ = file.unlock();
+        return "a shard run (--shard)".to_string();
+    }
+    let mut text = String::new();
+    let _ = std::io::Read::read_to_string(file, &mut text);
+    match text.trim().parse::<u32>() {
+        Ok(pid) => format!("process {pid}"),
+        Err(_) => "another process".to_string(),
     }
 }
 

@@ -203,6 +203,10 @@ fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<
     let plan = crate::pipeline::plan::plan(&g.config, runners)?;
     let dest = &g.dirs[0];
     let _lock = ExperimentLock::acquire(dest)?;
+    // Every journal of every folder at once: a run recorded with other values in two
+    // of them is an error naming both, before anything is written.
+    let all: Vec<&Path> = g.dirs.iter().map(PathBuf::as_path).collect();
+    recorded_runs(&plan, &all, false)?;
     let here = recorded_runs(&plan, &[dest.as_path()], true)?;
     let others: Vec<&Path> = g.dirs[1..].iter().map(PathBuf::as_path).collect();
     let there = recorded_runs(&plan, &others, true)?;

@@ -93,6 +93,15 @@ impl<'a> Plan<'a> {
         out
     }
 
+    /// True when `name` is a parameter of an algorithm used whose values are names
+    /// (a choice or a text), not numbers.
+    pub fn param_type_is_text(&self, name: &str) -> bool {
+        use crate::pipeline::params::ParamKind;
+        self.used().flat_map(|a| &a.params).any(|p| {
+            p.name == name && matches!(p.kind, ParamKind::Choice(_) | ParamKind::Text { .. })
+        })
+    }
+
     /// The metric columns of every algorithm used, each once, in declared order.
     pub fn metric_names(&self) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();
@@ -204,8 +213,31 @@ fn algorithm_of(runner: &Runner, variant: &Variant) -> anyhow::Result<usize> {
 }
 
 /// Expands a config into its plan.
+/// Folders of `--out` that are the program's own: the report's, the Slurm scripts'.
+/// With every domain's cache folder (`pdb`), no experiment may take their names.
+pub const OWN_FOLDERS: &[&str] = &["report", "slurm"];
+
+/// An experiment's folder is `<out>/<name>`: a name that is one of the program's own
+/// folders (or a domain's cache folder) would mix an experiment into it.
+fn check_folder_name(config: &Config, runners: &[&Runner]) -> anyhow::Result<()> {
+    let caches = runners.iter().filter_map(|r| r.cache.map(|c| c.folder));
+    let mut own: Vec<&str> = OWN_FOLDERS.iter().copied().chain(caches).collect();
+    own.sort_unstable();
+    own.dedup();
+    if own.contains(&config.name.as_str()) {
+        crate::user_bail!(
+            "{}: the experiment name {:?} is a folder of the program's own in --out ({}); choose another name",
+            config.source,
+            config.name,
+            own.join(", ")
+        );
+    }
+    Ok(())
+}
+
 pub fn plan<'a>(config: &Config, runners: &[&'a Runner]) -> anyhow::Result<Plan<'a>> {
     let runner = runner_of(config, runners)?;
+    check_folder_name(config, runners)?;
     let mut plan = Plan {
         experiment: config.name.clone(),
         runner,

@@ -42,7 +42,8 @@ pub struct Recorded {
 
 /// Every run of `plan` recorded in the folders `dirs`: in each folder `runs.jsonl`, then
 /// the shard journals in shard order. A run found in several is kept once, from the
-/// first. A shard journal holding runs that are not in the plan was written for
+/// first; found with other values (timing columns aside), it is an error naming both
+/// journals. A shard journal holding runs that are not in the plan was written for
 /// another version of the config: that is an error naming it, so that nothing of
 /// another config is mixed in (or silently left out). `warn` reports damaged records.
 pub fn recorded_runs(plan: &Plan, dirs: &[&Path], warn: bool) -> anyhow::Result<Recorded> {
@@ -51,6 +52,9 @@ pub fn recorded_runs(plan: &Plan, dirs: &[&Path], warn: bool) -> anyhow::Result<
         records: HashMap::new(),
         journals: Vec::new(),
     };
+    // The journal each run was first found in (an index into `read`).
+    let mut found_in: HashMap<String, usize> = HashMap::new();
+    let mut read: Vec<PathBuf> = Vec::new();
     for dir in dirs {
         let mut files = vec![(None, dir.join("runs.jsonl"))];
         files.extend(
@@ -78,14 +82,44 @@ pub fn recorded_runs(plan: &Plan, dirs: &[&Path], warn: bool) -> anyhow::Result<
                 }
             }
             if records.keys().any(|k| keys.contains(k.as_str())) {
-                recorded.journals.push(path);
+                recorded.journals.push(path.clone());
             }
+            read.push(path);
             for (key, record) in records {
-                recorded.records.entry(key).or_insert(record);
+                add_record(&mut recorded.records, &mut found_in, &read, key, record)?;
             }
         }
     }
     Ok(recorded)
+}
+
+/// Keeps a run's record once; the same run recorded with other values (timing aside)
+/// in two journals is an error naming both, as neither can be chosen silently.
+fn add_record(
+    records: &mut HashMap<String, RunRecord>,
+    found_in: &mut HashMap<String, usize>,
+    read: &[PathBuf],
+    key: String,
+    record: RunRecord,
+) -> anyhow::Result<()> {
+    let here = read.len() - 1;
+    match records.get(&key) {
+        None => {
+            found_in.insert(key.clone(), here);
+            records.insert(key, record);
+        }
+        Some(first) => {
+            if let Some(what) = crate::pipeline::journal::conflict(first, &record) {
+                crate::user_bail!(
+                    "{} and {} record run {} with different {what}; move the wrong journal out of the way and run again",
+                    read[found_in[&key]].display(),
+                    read[here].display(),
+                    crate::util::input::excerpt(&key)
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn file_name(path: &Path) -> String {

@@ -118,3 +118,81 @@ pub fn write_tables(
     write_both(&mut anytime, dir, "anytime")?;
     Ok((results, anytime))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::config::parse;
+    use crate::pipeline::params::ParamSpec;
+    use crate::pipeline::runner::{Algorithm, RunOutput, Runner};
+
+    crate::metrics! {
+        pub struct RatioMetrics {
+            /// A ratio that may overflow.
+            ratio: f64 [lower, "ratio", ""],
+        }
+    }
+
+    fn toy() -> Runner {
+        Runner {
+            domain: "toy",
+            description: "a toy",
+            algorithms: vec![Algorithm {
+                name: "walk",
+                version: 1,
+                description: "",
+                metrics: crate::pipeline::metrics::MetricsSpec::of::<RatioMetrics>(),
+                params: vec![ParamSpec::int("n", 1, 100, None, "").instance()],
+                run: |_, _, _| Ok(RunOutput::default()),
+            }],
+            cache: None,
+            dimension: None,
+        }
+    }
+
+    #[test]
+    fn a_non_finite_metric_is_the_same_text_from_memory_and_from_the_journal() {
+        let runner = toy();
+        let text = "[experiment]\ndomain = \"toy\"\nalgorithm = \"walk\"\n[sweep]\nn = [1, 2, 3]\n";
+        let config = parse(text, "t.toml", &[]).unwrap();
+        let plan = crate::pipeline::plan::plan(&config, &[&runner]).unwrap();
+        let values = [f64::INFINITY, f64::NAN, 2.5];
+        let memory: HashMap<String, RunRecord> = plan
+            .runs
+            .iter()
+            .zip(values)
+            .map(|(r, x)| {
+                let record = RunRecord {
+                    metrics: vec![("ratio".to_string(), Value::Float(x))],
+                    anytime: vec![(1, 1.0)],
+                };
+                (r.key.clone(), record)
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("runs.jsonl");
+        let lines: String = plan
+            .runs
+            .iter()
+            .map(|r| crate::pipeline::journal::encode(&r.key, &memory[&r.key]) + "\n")
+            .collect();
+        std::fs::write(&journal, lines).unwrap();
+        let (resumed, damaged) = crate::pipeline::journal::read_records(&journal).unwrap();
+        assert!(damaged.is_empty());
+        let csv = |done: &HashMap<String, RunRecord>, name: &str| {
+            let (mut results, mut anytime) = frames(&plan, done).unwrap();
+            let (a, b) = (dir.path().join(name), dir.path().join(format!("a{name}")));
+            crate::pipeline::table::write_csv(&mut results, &a).unwrap();
+            crate::pipeline::table::write_csv(&mut anytime, &b).unwrap();
+            (std::fs::read(a).unwrap(), std::fs::read(b).unwrap())
+        };
+        let (from_memory, from_journal) = (csv(&memory, "m.csv"), csv(&resumed, "j.csv"));
+        assert_eq!(from_memory, from_journal);
+        let text = String::from_utf8(from_memory.0).unwrap();
+        assert!(
+            !text.contains("inf") && !text.to_lowercase().contains("nan"),
+            "{text}"
+        );
+        assert!(text.contains("2.5"), "{text}");
+    }
+}

@@ -104,9 +104,7 @@ pub fn format_fact(fact: &Fact, format: &str) -> Result<String, String> {
             Ok(format!("{}%", trimmed(100.0 * x, 1)))
         }
         (f, fact) if f.starts_with('.') || f.starts_with('~') => {
-            let digits: usize = f[1..]
-                .parse()
-                .map_err(|_| format!("unknown format {format:?}"))?;
+            let digits = decimals(f)?;
             let x = number(fact).ok_or_else(needs_number)?;
             if f.starts_with('.') {
                 Ok(if x.is_finite() {
@@ -120,6 +118,38 @@ pub fn format_fact(fact: &Fact, format: &str) -> Result<String, String> {
         }
         _ => Err(format!(
             "unknown format {format:?} (expected .N, ~N, \",\", p or %)"
+        )),
+    }
+}
+
+/// The most decimals a format or a block's `digits` may ask for: an f64 has about 17
+/// significant digits, and more is noise (or, past 65,535, a panic in `format!`).
+pub const MAX_DECIMALS: usize = 17;
+
+/// The decimals of a `.N` or `~N` format: N a plain number up to [`MAX_DECIMALS`].
+fn decimals(format: &str) -> Result<usize, String> {
+    let n = &format[1..];
+    let shown = crate::util::input::excerpt(format);
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("unknown format {shown}"));
+    }
+    match n.parse::<usize>() {
+        Ok(d) if d <= MAX_DECIMALS => Ok(d),
+        _ => Err(format!(
+            "format {shown} asks for more than {MAX_DECIMALS} decimals"
+        )),
+    }
+}
+
+/// Checks a template format without a value: an error for an unknown format or one
+/// asking for too many decimals.
+pub fn check_format(format: &str) -> Result<(), String> {
+    match format {
+        "" | "," | "p" | "%" => Ok(()),
+        f if f.starts_with('.') || f.starts_with('~') => decimals(f).map(|_| ()),
+        f => Err(format!(
+            "unknown format {} (expected .N, ~N, \",\", p or %)",
+            crate::util::input::excerpt(f)
         )),
     }
 }

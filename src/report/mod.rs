@@ -28,38 +28,81 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Every study (built in, or of the working folder `base`), checked against the configs
-/// and the domains' functions, in report order.
+/// and the domains' functions, in report order; the first broken one is an error.
 pub fn load_studies(base: &Path, functions: &Functions) -> anyhow::Result<Vec<Study>> {
+    let mut studies = load_each(base, functions)
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    studies.sort_by(|a, b| (a.order, &a.name).cmp(&(b.order, &b.name)));
+    Ok(studies)
+}
+
+/// Every study by name, each checked on its own: a broken file is an error of its own
+/// and breaks no other study.
+pub fn load_each(base: &Path, functions: &Functions) -> Vec<(String, anyhow::Result<Study>)> {
     let experiments: BTreeSet<String> = CONFIGS.entries(base).into_keys().collect();
-    let fact_functions: BTreeMap<String, Vec<String>> = functions
-        .facts
-        .iter()
-        .map(|f| {
-            (
-                f.name.to_string(),
-                f.facts.iter().map(|s| s.to_string()).collect(),
-            )
-        })
-        .collect();
-    let names = |n: Vec<&str>| -> BTreeSet<String> { n.into_iter().map(String::from).collect() };
-    let board_functions = names(functions.boards.iter().map(|f| f.name).collect());
-    let reference_functions = names(functions.references.iter().map(|f| f.name).collect());
-    let known = Known {
-        experiments: &experiments,
-        fact_functions: &fact_functions,
-        board_functions: &board_functions,
-        reference_functions: &reference_functions,
-    };
-    let mut studies = STUDIES
+    let checked = Checked::new(functions, experiments);
+    STUDIES
         .entries(base)
         .values()
         .map(|e| {
             let source = e.source(STUDIES.folder);
-            crate::study::parse(&e.text("study")?, &source, &e.name, &known)
+            let study = e
+                .text("study")
+                .and_then(|text| crate::study::parse(&text, &source, &e.name, &checked.known()));
+            (e.name.clone(), study)
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    studies.sort_by(|a, b| (a.order, &a.name).cmp(&(b.order, &b.name)));
-    Ok(studies)
+        .collect()
+}
+
+/// A study file outside the catalog (`--study path/to/x.toml`), checked as the others.
+pub fn load_file(base: &Path, path: &Path, functions: &Functions) -> anyhow::Result<Study> {
+    let experiments: BTreeSet<String> = CONFIGS.entries(base).into_keys().collect();
+    let checked = Checked::new(functions, experiments);
+    let text = crate::util::input::read_file(path, "study")?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    crate::study::parse(&text, &path.display().to_string(), &name, &checked.known())
+}
+
+/// What studies are checked against: the configs and the domains' functions.
+struct Checked {
+    experiments: BTreeSet<String>,
+    fact_functions: BTreeMap<String, Vec<String>>,
+    board_functions: BTreeSet<String>,
+    reference_functions: BTreeSet<String>,
+}
+
+impl Checked {
+    fn new(functions: &Functions, experiments: BTreeSet<String>) -> Checked {
+        let names =
+            |n: Vec<&str>| -> BTreeSet<String> { n.into_iter().map(String::from).collect() };
+        Checked {
+            experiments,
+            fact_functions: functions
+                .facts
+                .iter()
+                .map(|f| {
+                    let facts = f.facts.iter().map(|s| s.to_string()).collect();
+                    (f.name.to_string(), facts)
+                })
+                .collect(),
+            board_functions: names(functions.boards.iter().map(|f| f.name).collect()),
+            reference_functions: names(functions.references.iter().map(|f| f.name).collect()),
+        }
+    }
+
+    fn known(&self) -> Known<'_> {
+        Known {
+            experiments: &self.experiments,
+            fact_functions: &self.fact_functions,
+            board_functions: &self.board_functions,
+            reference_functions: &self.reference_functions,
+        }
+    }
 }
 
 /// Checks, before anything runs, what a study's blocks need of their experiments'
@@ -106,6 +149,16 @@ fn check_block_plans<'p>(
             return Err(format!(
                 "unknown column {c:?} for experiment {key} (columns: {})",
                 known.join(", ")
+            ));
+        }
+        // A figure or a statistic of text is empty or meaningless: refused here.
+        if let Some(m) = b.metric.as_ref().filter(|m| {
+            !b.kind.reads_anytime()
+                && (plan.metric(m).is_some_and(|spec| !spec.numeric) || plan.param_type_is_text(m))
+        }) {
+            return Err(format!(
+                "metric {m:?} of experiment {key} is text, not a number: a {} block needs a numeric metric",
+                b.kind.name()
             ));
         }
         let ranks = matches!(b.kind, BlockKind::Compare | BlockKind::Interval);
@@ -223,7 +276,7 @@ pub fn render(
         md.push_str(&format!("## {}\n\n", s.title));
         if !s.intro.trim().is_empty() {
             let intro = fill(s.intro.trim(), &base)
-                .map_err(|e| crate::user_error!("{}: intro: {e}", s.source))?;
+                .map_err(|e| crate::user_error!("{}:{}: intro: {e}", s.source, s.intro_line))?;
             md.push_str(&intro);
             md.push_str("\n\n");
         }
@@ -232,7 +285,7 @@ pub fn render(
             md.push_str(&format!("### {}. {}\n\n", i + 1, q.title));
             if let Some(intro) = &q.intro {
                 md.push_str(&fill(intro.trim(), &facts).map_err(|e| {
-                    crate::user_error!("{}: question {}: intro: {e}", s.source, i + 1)
+                    crate::user_error!("{}:{}: intro: {e}", s.source, q.intro_line)
                 })?);
                 md.push_str("\n\n");
             }

@@ -24,27 +24,37 @@ pub struct Work<'a> {
     pub tuned: bool,
 }
 
-/// Picks the studies to render: the named ones, or every default one.
-pub fn choose(all: Vec<Study>, names: &[String]) -> anyhow::Result<Vec<Study>> {
+/// Picks the studies to render: the named ones (a study's name, or the path of a study
+/// file), or every default one. Only the chosen studies need to be valid: a broken
+/// study file is an error when it is chosen, or when none is named (it may be a
+/// default one).
+pub fn choose(base: &Path, functions: &Functions, names: &[String]) -> anyhow::Result<Vec<Study>> {
     if names.is_empty() {
-        return Ok(all.into_iter().filter(|s| s.default).collect());
+        return Ok(super::load_studies(base, functions)?
+            .into_iter()
+            .filter(|s| s.default)
+            .collect());
     }
-    let known: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
-    names
-        .iter()
-        .map(|name| {
-            all.iter()
-                .find(|s| &s.name == name)
-                .cloned()
-                .ok_or_else(|| {
-                    crate::user_error!(
-                        "unknown study {} (known: {})",
-                        crate::util::input::excerpt(name),
-                        known.join(", ")
-                    )
-                })
-        })
-        .collect()
+    let mut all = super::load_each(base, functions);
+    let known: Vec<String> = all.iter().map(|(n, _)| n.clone()).collect();
+    let mut chosen = Vec::new();
+    for name in names {
+        let path = Path::new(name);
+        if name.ends_with(".toml") && path.is_file() {
+            chosen.push(super::load_file(base, path, functions)?);
+            continue;
+        }
+        let Some(i) = all.iter().position(|(n, _)| n == name) else {
+            crate::user_bail!(
+                "unknown study {} (known: {}; or give the path of a study file)",
+                crate::util::input::excerpt(name),
+                known.join(", ")
+            );
+        };
+        let (_, study) = all.remove(i);
+        chosen.push(study?);
+    }
+    Ok(chosen)
 }
 
 /// The chosen studies (`names`, or every default one) of the working folder `base` and
@@ -55,7 +65,7 @@ pub fn plan_studies<'a>(
     functions: &Functions,
     names: &[String],
 ) -> anyhow::Result<(Vec<Study>, Vec<Work<'a>>)> {
-    let studies = choose(super::load_studies(base, functions)?, names)?;
+    let studies = choose(base, functions, names)?;
     let mut work: Vec<Work> = Vec::new();
     let runs: Vec<String> = studies.iter().flat_map(Study::runs).collect();
     let tunes: Vec<String> = studies.iter().flat_map(Study::tunes).collect();
@@ -67,6 +77,9 @@ pub fn plan_studies<'a>(
         let plan = crate::pipeline::plan::plan(&config, runners)?;
         crate::present::outputs::check(&config, &plan)?;
         let tuned = tunes.contains(&name);
+        if tuned && config.tune.is_none() {
+            return Err(no_tune_section(&studies, &name, &config));
+        }
         let tune = match tuned || config.tune.is_some() {
             true => Some(crate::tune::spec_of(
                 &config,
@@ -88,4 +101,26 @@ pub fn plan_studies<'a>(
         super::check_columns(s, &|e| work.iter().find(|w| w.name == e).map(|w| &w.plan))?;
     }
     Ok((studies, work))
+}
+
+/// A block reads the tuning of a config with no `[tune]` section: the error names the
+/// block's line (the study is what to fix, or the config).
+fn no_tune_section(studies: &[Study], name: &str, config: &Config) -> anyhow::Error {
+    for s in studies {
+        for b in s.questions.iter().flat_map(|q| &q.blocks) {
+            if let Some((_, _, key)) = b
+                .tables()
+                .into_iter()
+                .find(|(c, source, _)| c == name && *source != crate::study::Source::Runs)
+            {
+                return crate::user_error!(
+                    "{}:{}: experiment {key:?} reads a tuning, but {} has no [tune] section; read {name:?} (its runs), or add a [tune] section",
+                    s.source,
+                    b.line,
+                    config.source
+                );
+            }
+        }
+    }
+    crate::user_error!("{}: no [tune] section", config.source)
 }

@@ -3,7 +3,7 @@
 
 use super::{BlockKind, Columns, Known, Prefixes, Source};
 use crate::pipeline::metrics::Better;
-use crate::present::facts::holes;
+use crate::present::facts::{MAX_DECIMALS, check_format, holes};
 
 /// Everything about a block that can be checked without data.
 pub(super) fn check_block(
@@ -20,6 +20,13 @@ pub(super) fn check_block(
         check_figure(b, f)?;
     }
     check_required(b)?;
+    if let Some(d) = b.digits
+        && d > MAX_DECIMALS
+    {
+        return Err(format!(
+            "digits = {d}: at most {MAX_DECIMALS} decimals (an f64 has no more)"
+        ));
+    }
     check_function(b, known)?;
     if let (BlockKind::Text, Some(t)) = (b.kind, &b.text) {
         check_template(t, prefixes)?;
@@ -199,6 +206,7 @@ fn check_scoped_keys(b: &super::Block) -> Result<(), String> {
 /// before it computes.
 pub(super) fn check_template(template: &str, prefixes: &Prefixes) -> Result<(), String> {
     for h in holes(template)? {
+        check_format(&h.format).map_err(|e| format!("{{{}}}: {e}", h.name))?;
         let head = h
             .name
             .split(['.', '['])

@@ -69,6 +69,8 @@ fn yes() -> bool {
 pub struct Question {
     pub title: String,
     pub intro: Option<String>,
+    /// The line of the intro (0 without one).
+    pub intro_line: usize,
     pub blocks: Vec<Block>,
     pub answer: Option<String>,
     pub answer_line: usize,
@@ -84,6 +86,8 @@ pub struct Study {
     pub order: i64,
     pub default: bool,
     pub intro: String,
+    /// The line of the intro (0 without one).
+    pub intro_line: usize,
     pub questions: Vec<Question>,
 }
 
@@ -166,13 +170,13 @@ pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Res
     crate::pipeline::config::check_name("study", name, source)?;
     let mut prefixes: Prefixes = BTreeMap::new();
     prefixes.insert("config".into(), None);
-    let intro = match &raw.intro {
+    let (intro, intro_line) = match &raw.intro {
         Some(i) => {
             check_template(i.get_ref(), &prefixes)
                 .map_err(|e| crate::user_error!("{}: intro: {e}", at(i.span())))?;
-            i.get_ref().clone()
+            (i.get_ref().clone(), lines.line(i.span().start))
         }
-        None => String::new(),
+        None => (String::new(), 0),
     };
     let mut names = BTreeMap::new();
     let mut questions = Vec::new();
@@ -186,6 +190,7 @@ pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Res
         order: raw.order,
         default: raw.default,
         intro,
+        intro_line,
         questions,
     })
 }
@@ -210,11 +215,7 @@ fn question(
     for spanned in q.block {
         let here = at(spanned.span());
         let mut b = spanned.into_inner();
-        b.line = here
-            .rsplit(':')
-            .next()
-            .and_then(|l| l.parse().ok())
-            .unwrap_or(0);
+        b.line = line_of(&here);
         check_block(&b, known, prefixes).map_err(|e| crate::user_error!("{here}: {e}"))?;
         if let Some(n) = &b.name
             && let Some(first) = names.insert(n.clone(), here.clone())
@@ -224,6 +225,12 @@ fn question(
             );
         }
         if b.kind.makes_facts() {
+            let prefix = b.fact_prefix();
+            if prefixes.contains_key(&prefix) {
+                crate::user_bail!(
+                    "{here}: this block's facts would be {prefix}.…, the names of facts computed before it (by another block or the configs): give it a name of its own (name = \"…\")"
+                );
+            }
             let declared = match (&b.kind, &b.function) {
                 (BlockKind::Facts, Some(f)) => known.fact_functions.get(f).cloned(),
                 _ => None,
@@ -235,21 +242,25 @@ fn question(
     let (answer, answer_line) = match &q.answer {
         Some(a) => {
             template(a, "answer", prefixes)?;
-            let line = at(a.span());
-            let line = line
-                .rsplit(':')
-                .next()
-                .and_then(|l| l.parse().ok())
-                .unwrap_or(0);
-            (Some(a.get_ref().clone()), line)
+            (Some(a.get_ref().clone()), line_of(&at(a.span())))
         }
         None => (None, 0),
     };
+    let intro_line = q.intro.as_ref().map_or(0, |i| line_of(&at(i.span())));
     Ok(Question {
         title: q.title,
         intro: q.intro.map(|i| i.into_inner()),
+        intro_line,
         blocks,
         answer,
         answer_line,
     })
+}
+
+/// The line number of a `file:line` location.
+fn line_of(here: &str) -> usize {
+    here.rsplit(':')
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(0)
 }

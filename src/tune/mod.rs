@@ -112,6 +112,17 @@ pub fn spec_of(config: &Config, plan: &Plan, o: &Overrides) -> anyhow::Result<Tu
             *field = v;
         }
     }
+    let most = most_evaluations(plan, &spec);
+    if most > crate::pipeline::config::MAX_RUNS {
+        crate::user_bail!(
+            "{}:{}: the tuning may take {most} evaluations (variants × (budget {} + test_seeds {})), more than the {} one experiment may have; lower the budget or the test seeds",
+            config.source,
+            spec.line,
+            spec.budget,
+            spec.test_seeds,
+            crate::pipeline::config::MAX_RUNS
+        );
+    }
     if spec.first_test > spec.train_seeds {
         crate::user_bail!(
             "--train-seeds {} is fewer than the first test's {} instances ({}:{})",
@@ -202,7 +213,7 @@ fn families(config: &Config, plan: &Plan, spec: &TuneSpec) -> anyhow::Result<Vec
 pub fn most_evaluations(plan: &Plan, spec: &TuneSpec) -> u64 {
     let mut variants: Vec<&str> = plan.runs.iter().map(|r| r.variant.as_str()).collect();
     variants.dedup();
-    variants.len() as u64 * (spec.budget + spec.test_seeds)
+    (variants.len() as u64).saturating_mul(spec.budget.saturating_add(spec.test_seeds))
 }
 
 /// The base seed of a split's stream of instances ("train" or "test"): instance `i`

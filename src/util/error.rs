@@ -63,6 +63,14 @@ pub fn environment_error(err: anyhow::Error, what: &str) -> anyhow::Error {
     let io_kind = err
         .chain()
         .find_map(|e| e.downcast_ref::<std::io::Error>().map(std::io::Error::kind));
+    let os_code = err.chain().find_map(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .and_then(std::io::Error::raw_os_error)
+    });
+    // ELOOP (its kind is not stable yet).
+    if os_code == Some(40) && !is_user_error(&err) {
+        return crate::user_error!("{what}: the path is a loop of symlinks");
+    }
     let reason = match io_kind {
         Some(K::StorageFull) => Some("the disk is full"),
         Some(K::QuotaExceeded) => Some("the disk quota is exceeded"),
@@ -72,6 +80,9 @@ pub fn environment_error(err: anyhow::Error, what: &str) -> anyhow::Error {
         Some(K::PermissionDenied) => Some("permission denied"),
         Some(K::ReadOnlyFilesystem) => Some("the file system is read-only"),
         Some(K::FileTooLarge) => Some("the file is too large"),
+        Some(K::AlreadyExists) => Some("it exists and is not a folder (a symlink to nowhere?)"),
+        Some(K::NotFound) => Some("a part of the path does not exist"),
+        Some(K::ExecutableFileBusy) | Some(K::ResourceBusy) => Some("it is busy"),
         _ => {
             // Libraries that wrap I/O errors in their own (polars) keep only the text.
             let text = one_line(&err);

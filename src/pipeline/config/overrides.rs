@@ -4,19 +4,57 @@
 use super::ranges::{axis, to_value};
 use super::{Config, Located, Origin, Variant, check_name};
 
-/// Parses the value of a `--set`: TOML if it parses, else a bare string. A value that
-/// starts like a list, table or quoted string must be valid TOML: `[0.9,` is an error,
-/// not the string "[0.9,".
+/// Parses the value of a `--set`: one TOML value if it parses, else a bare string. A
+/// value that starts like a list, table or quoted string must be valid TOML: `[0.9,` is
+/// an error, not the string "[0.9,". Nothing else may follow the value (`100\nsize = 9`
+/// would inject a key), and a number is written plainly (`16`, `-2.5`, `1e-3`: not
+/// `0x10`, `1_0_0` or `+100`).
 fn parse_override_value(text: &str) -> Result<toml::Value, String> {
-    match toml::from_str::<toml::Table>(&format!("v = {text}")) {
-        Ok(mut t) => Ok(t.remove("v").unwrap_or(toml::Value::String(String::new()))),
-        Err(e) if text.starts_with(['[', '{', '"', '\'']) => Err(format!(
-            "the value {} is not valid TOML: {}",
-            crate::util::input::excerpt(text),
-            e.message().trim().replace('\n', " ")
-        )),
-        Err(_) => Ok(toml::Value::String(text.to_string())),
+    let shown = crate::util::input::excerpt(text);
+    let mut table = match toml::from_str::<toml::Table>(&format!("v = {text}")) {
+        Ok(t) => t,
+        Err(e) if text.starts_with(['[', '{', '"', '\'']) => {
+            return Err(format!(
+                "the value {shown} is not valid TOML: {}",
+                e.message().trim().replace('\n', " ")
+            ));
+        }
+        Err(_) if text.contains(['\n', '\r']) => {
+            return Err(format!("the value {shown} is more than one line"));
+        }
+        Err(_) => return Ok(toml::Value::String(text.to_string())),
+    };
+    if table.len() != 1 || text.contains(['\n', '\r']) {
+        return Err(format!(
+            "the value {shown} is more than one value: give one value of the key's type"
+        ));
     }
+    let value = table
+        .remove("v")
+        .unwrap_or(toml::Value::String(String::new()));
+    if matches!(value, toml::Value::Integer(_) | toml::Value::Float(_)) && !plain_number(text) {
+        return Err(format!(
+            "the number {shown} is not written plainly (digits, an optional minus sign, decimal point and exponent: 16, -2.5, 1e-3)"
+        ));
+    }
+    Ok(value)
+}
+
+/// `-?digits(.digits)?(e[+-]?digits)?`: a number as a person writes it, so that `0x10`,
+/// `0o7`, `1_0_0` and `+100` (valid TOML) are not silently read as other numbers.
+fn plain_number(text: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let t = text.strip_prefix('-').unwrap_or(text);
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, frac)) => digits(whole) && digits(frac),
+        None => digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)));
+    mantissa_ok && exponent_ok
 }
 
 pub fn apply_override(
@@ -26,81 +64,113 @@ pub fn apply_override(
     resolved: &mut toml::Table,
     o: &str,
 ) -> anyhow::Result<()> {
-    let Some((key, text)) = o.split_once('=') else {
-        crate::user_bail!(
-            "--set {}: expected KEY=VALUE",
-            crate::util::input::excerpt(o).trim_matches('"')
-        );
-    };
-    let key = key.trim();
     let shown = crate::util::input::excerpt(o);
     let shown = shown.trim_matches('"');
-    let origin = Origin::Set(shown.to_string());
+    let Some((key, text)) = o.split_once('=') else {
+        crate::user_bail!("--set {shown}: expected KEY=VALUE");
+    };
+    let key = key.trim();
     let bad = |msg: &str| crate::user_error!("--set {shown}: {msg}");
     let value = parse_override_value(text.trim()).map_err(|e| bad(&e))?;
     let path: Vec<&str> = key.split('.').collect();
-    let as_u64 = |v: &toml::Value| match v {
-        toml::Value::Integer(i) if *i >= 0 => Ok(*i as u64),
-        _ => Err(bad("expected a non-negative integer")),
-    };
-    let as_string = |v: &toml::Value| match v {
-        toml::Value::String(s) => Ok(s.clone()),
-        _ => Err(bad("expected a string")),
+    let set = Set {
+        value: &value,
+        origin: Origin::Set(shown.to_string()),
+        shown,
     };
     match path.as_slice() {
-        ["experiment", "name"] => {
-            let name = as_string(&value)?;
-            check_name("experiment", &name, &format!("--set {shown}"))?;
-            config.name = name;
-        }
-        ["experiment", "description"] => config.description = as_string(&value)?,
-        ["experiment", "domain"] => {
-            config.domain = Located {
-                value: as_string(&value)?,
-                origin,
-            }
-        }
-        ["experiment", "algorithm"] => {
-            config.algorithm = Some(Located {
-                value: as_string(&value)?,
-                origin,
-            })
-        }
-        ["replicates", "count"] => config.replicates = as_u64(&value)?,
-        ["replicates", "base_seed"] => config.base_seed = as_u64(&value)?,
-        ["params", name] => set_param(base, name, &value, origin).map_err(|e| bad(&e))?,
-        ["sweep", name] => set_axis(base, name, &value, &origin)?,
-        ["variant", vname, "algorithm"] => {
+        ["experiment" | "replicates", _] => set.config_key(config, &path)?,
+        ["params", name] => set_param(base, name, &value, set.origin).map_err(|e| bad(&e))?,
+        ["sweep", name] => set_axis(base, name, &value, &set.origin)?,
+        ["variant", vname, rest @ ..] => {
             let Some(v) = variants.iter_mut().find(|v| v.name == *vname) else {
-                return Err(bad(&format!("no variant named {vname:?}")));
+                return Err(bad(&format!(
+                    "no variant named {}",
+                    crate::util::input::excerpt(vname)
+                )));
             };
-            v.algorithm = Some(Located {
-                value: as_string(&value)?,
-                origin,
-            });
+            set.variant_key(v, rest)?;
         }
-        ["variant", vname, section, name] => {
-            let Some(v) = variants.iter_mut().find(|v| v.name == *vname) else {
-                return Err(bad(&format!("no variant named {vname:?}")));
-            };
-            match *section {
-                "params" => set_param(v, name, &value, origin).map_err(|e| bad(&e))?,
-                "sweep" => set_axis(v, name, &value, &origin)?,
-                _ => {
-                    return Err(bad(
-                        "expected variant.NAME.params.KEY or variant.NAME.sweep.KEY",
-                    ));
-                }
-            }
-        }
-        _ => {
-            return Err(bad(&format!(
-                "unknown key {key:?} (expected experiment.name, experiment.description, experiment.domain, experiment.algorithm, replicates.count, replicates.base_seed, params.KEY, sweep.KEY, variant.NAME.algorithm or variant.NAME.params|sweep.KEY)"
-            )));
-        }
+        _ => return Err(set.unknown(key)),
     }
     set_path(resolved, &path, value);
     Ok(())
+}
+
+/// One `--set`: its value, its origin, and how messages quote it.
+struct Set<'a> {
+    value: &'a toml::Value,
+    origin: Origin,
+    shown: &'a str,
+}
+
+impl Set<'_> {
+    fn bad(&self, msg: &str) -> anyhow::Error {
+        crate::user_error!("--set {}: {msg}", self.shown)
+    }
+
+    fn unknown(&self, key: &str) -> anyhow::Error {
+        self.bad(&format!(
+            "unknown key {} (expected experiment.name, experiment.description, experiment.domain, experiment.algorithm, replicates.count, replicates.base_seed, params.KEY, sweep.KEY, variant.NAME.algorithm or variant.NAME.params|sweep.KEY)",
+            crate::util::input::excerpt(key)
+        ))
+    }
+
+    fn string(&self) -> anyhow::Result<String> {
+        match self.value {
+            toml::Value::String(s) => Ok(s.clone()),
+            _ => Err(self.bad("expected a string")),
+        }
+    }
+
+    fn located(&self) -> anyhow::Result<Located<String>> {
+        Ok(Located {
+            value: self.string()?,
+            origin: self.origin.clone(),
+        })
+    }
+
+    fn count(&self) -> anyhow::Result<u64> {
+        match self.value {
+            toml::Value::Integer(i) if *i >= 0 => Ok(*i as u64),
+            _ => Err(self.bad("expected a non-negative integer")),
+        }
+    }
+
+    /// `experiment.*` and `replicates.*`.
+    fn config_key(&self, config: &mut Config, path: &[&str]) -> anyhow::Result<()> {
+        match path {
+            ["experiment", "name"] => {
+                let name = self.string()?;
+                check_name("experiment", &name, &format!("--set {}", self.shown))?;
+                config.name = name;
+            }
+            ["experiment", "description"] => config.description = self.string()?,
+            ["experiment", "domain"] => config.domain = self.located()?,
+            ["experiment", "algorithm"] => config.algorithm = Some(self.located()?),
+            ["replicates", "count"] => config.replicates = self.count()?,
+            ["replicates", "base_seed"] => config.base_seed = self.count()?,
+            _ => return Err(self.unknown(&path.join("."))),
+        }
+        Ok(())
+    }
+
+    /// `variant.NAME.algorithm`, `variant.NAME.params.KEY`, `variant.NAME.sweep.KEY`.
+    fn variant_key(&self, v: &mut Variant, rest: &[&str]) -> anyhow::Result<()> {
+        match rest {
+            ["algorithm"] => v.algorithm = Some(self.located()?),
+            ["params", name] => {
+                set_param(v, name, self.value, self.origin.clone()).map_err(|e| self.bad(&e))?
+            }
+            ["sweep", name] => set_axis(v, name, self.value, &self.origin)?,
+            _ => {
+                return Err(self.bad(
+                    "expected variant.NAME.algorithm, variant.NAME.params.KEY or variant.NAME.sweep.KEY",
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn set_param(

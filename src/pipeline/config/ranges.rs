@@ -15,11 +15,15 @@ pub fn axis(name: &str, v: &toml::Value, origin: &Origin) -> anyhow::Result<Axis
                 items.len()
             )));
         }
-        toml::Value::Array(items) => items
-            .iter()
-            .map(to_value)
-            .collect::<Result<_, _>>()
-            .map_err(err)?,
+        toml::Value::Array(items) => {
+            let values: Vec<Value> = items
+                .iter()
+                .map(to_value)
+                .collect::<Result<_, _>>()
+                .map_err(err)?;
+            check_unique(&values).map_err(err)?;
+            values
+        }
         toml::Value::Table(t) => range(t).map_err(err)?,
         other => {
             return Err(err(format!(
@@ -128,7 +132,9 @@ pub fn range(t: &toml::Table) -> Result<Vec<Value>, String> {
                 } else {
                     Value::Float(x)
                 };
-                if !out.contains(&v) {
+                // The values are monotone in i: a repeat (of a rounded integer) is the
+                // last one, so deduplicating costs one comparison.
+                if out.last() != Some(&v) {
                     out.push(v);
                 }
             }
@@ -136,6 +142,36 @@ pub fn range(t: &toml::Table) -> Result<Vec<Value>, String> {
         }
         (None, Some(_)) => Err("num must be an integer from 1 to 100000".to_string()),
         _ => Err("a range needs exactly one of step or num".to_string()),
+    }
+}
+
+/// A list's values are distinct: `[0.99, 0.990]` would compute, journal and count one
+/// run twice. Numbers compare by value (`1` and `1.0` are the same), in linear time.
+fn check_unique(values: &[Value]) -> Result<(), String> {
+    let mut seen = std::collections::HashMap::with_capacity(values.len());
+    for (i, v) in values.iter().enumerate() {
+        if let Some(first) = seen.insert(identity(v), i) {
+            return Err(format!(
+                "{} is in the list twice (values {} and {}): give each value once",
+                crate::util::input::excerpt(&v.to_string()),
+                first + 1,
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What makes two values of a list the same value.
+fn identity(v: &Value) -> (u8, u64, &str) {
+    match v {
+        Value::Int(i) if (*i as f64) as i64 == *i => (1, (*i as f64).to_bits(), ""),
+        Value::Int(i) => (2, *i as u64, ""),
+        Value::Float(f) if *f == 0.0 => (1, 0f64.to_bits(), ""),
+        Value::Float(f) => (1, f.to_bits(), ""),
+        Value::Bool(b) => (3, u64::from(*b), ""),
+        Value::Str(s) => (4, 0, s),
+        Value::Null => (0, 0, ""),
     }
 }
 
