@@ -1,5 +1,5 @@
-//! A long IDA* run survives being killed (issue 21 §2): each completed iteration is a
-//! checkpoint in the journal's checkpoint log, and the same command run again resumes at
+//! A long IDA* run survives being killed (issue 21 §2): completed iterations are
+//! checkpoints in the journal's checkpoint log (at most one every tenth of a second), and the same command run again resumes at
 //! the next threshold and writes the same results (timing columns aside) as a run never
 //! interrupted.
 
@@ -70,11 +70,16 @@ fn a_killed_ida_run_resumes_at_its_next_threshold_with_the_same_results() {
     let status = searchlab(&config, &whole).status().unwrap();
     assert!(status.success());
     let whole_log = whole.join("resume/runs.checkpoints.jsonl");
+    // Iterations are checkpointed at most every tenth of a second: the later ones.
     let all = nexts(&whole_log);
-    assert_eq!(
-        all,
-        (43..=57).step_by(2).collect::<Vec<u64>>(),
-        "one per iteration"
+    assert!(
+        !all.is_empty(),
+        "the run took more than a tenth of a second"
+    );
+    let increasing = |v: &[u64]| v.windows(2).all(|w| w[0] < w[1]);
+    assert!(
+        increasing(&all) && all.iter().all(|n| n % 2 == 1 && *n <= 57),
+        "{all:?}"
     );
 
     // Killed (SIGKILL) once the checkpoint log has a line: mid-search.
@@ -89,7 +94,7 @@ fn a_killed_ida_run_resumes_at_its_next_threshold_with_the_same_results() {
     child.kill().unwrap();
     child.wait().unwrap();
     let before = nexts(&log);
-    assert!(!before.is_empty() && before.len() < all.len(), "{before:?}");
+    assert!(!before.is_empty());
     assert!(
         lines(&cut.join("resume/runs.jsonl")).is_empty(),
         "the run had not finished"
@@ -99,7 +104,8 @@ fn a_killed_ida_run_resumes_at_its_next_threshold_with_the_same_results() {
     assert!(status.success());
     // Resumed, not restarted: the thresholds go on from the last checkpoint.
     let after = nexts(&log);
-    assert_eq!(after, all, "no iteration repeated");
+    assert!(after.starts_with(&before), "{before:?} then {after:?}");
+    assert!(increasing(&after), "no iteration repeated: {after:?}");
     assert_eq!(
         common::reproducible(&cut.join("resume/results.csv")),
         common::reproducible(&whole.join("resume/results.csv"))

@@ -60,7 +60,7 @@ pub struct PdbBuildArgs {
     /// Board side for a custom partition (default: the smallest square holding its tiles).
     #[arg(long)]
     pub side: Option<usize>,
-    /// The cache folder (default: $SEARCHLAB_PDB_CACHE, else <out>/pdb).
+    /// The cache folder (default: $SEARCHLAB_PDB_CACHE, else pdb/ in --out).
     #[arg(long)]
     pub cache: Option<PathBuf>,
     /// Output folder whose pdb/ is the default cache.
@@ -151,10 +151,10 @@ pub struct SolveArgs {
     /// `--heuristic pdb:PARTITION`.
     #[arg(long)]
     pub pdb: Option<String>,
-    /// The pattern-database cache folder (default: $SEARCHLAB_PDB_CACHE, else <out>/pdb).
+    /// The pattern-database cache folder (default: $SEARCHLAB_PDB_CACHE, else pdb/ in --out).
     #[arg(long)]
     pub cache: Option<PathBuf>,
-    /// Output folder: the pattern-database cache is <out>/pdb unless --cache or
+    /// Output folder: the pattern-database cache is pdb/ in it unless --cache or
     /// $SEARCHLAB_PDB_CACHE says otherwise (as for `searchlab run`).
     #[arg(long, default_value = "outputs")]
     pub out: PathBuf,

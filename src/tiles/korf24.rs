@@ -68,7 +68,8 @@ struct Ours {
 }
 
 /// The korf24 facts from the block's rows (one row per instance) and the published
-/// table: see [`table`].
+/// table: per instance its published figures, its status and, when solved, our counts;
+/// overall the counts of instances solved, not solved and not run, and the projection.
 pub fn korf24(input: &FactInput) -> anyhow::Result<Facts> {
     let ids = floats(input.results, "instance")?;
     let length = floats(input.results, "solution_length")?;

@@ -13,8 +13,9 @@
 //! `heuristic_setup_seconds`, not part of `time_seconds`; `heuristic_bytes` is the
 //! tables' memory.
 //!
-//! `ida` records a checkpoint after each iteration (its thresholds and counts so far,
-//! [`crate::tiles::deepen::Checkpoint`]) in the journal's checkpoint log; a run that was
+//! `ida` records a checkpoint after an iteration (its thresholds and counts so far,
+//! [`crate::tiles::deepen::Checkpoint`]) in the journal's checkpoint log, at most one per
+//! tenth of a second; a run that was
 //! killed resumes at its next threshold and ends with the counts of an uninterrupted run.
 
 use crate::pipeline::metrics::MetricsSpec;
@@ -31,6 +32,9 @@ use crate::tiles::{pdb, pdb_ida};
 use crate::user_bail;
 use rand::RngExt;
 use std::time::Instant;
+
+/// The least time between two checkpoints of an `ida` run (each is a synced write).
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Every permutation of U, D, L, R, for the `move_order` choice.
 const MOVE_ORDERS: &[&str] = &[
@@ -207,10 +211,15 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
     let limit = params.opt_int("expand_limit")?.map(|l| l as u64);
     let goal = Board::default_goal(inst.board.shape(), 1);
     let name = params.str("heuristic")?;
-    // Each iteration completed is a checkpoint; a run killed resumes at the next one.
+    // An iteration completed is a checkpoint (a run killed resumes at the next one),
+    // recorded when CHECKPOINT_EVERY has passed since the last: short runs write none.
+    let mut last = Instant::now();
     let mut record = |c: &Checkpoint| {
-        let state = serde_json::to_value(c).expect("a checkpoint is plain numbers");
-        ctx.observer.checkpoint(&state);
+        if last.elapsed() >= CHECKPOINT_EVERY {
+            let state = serde_json::to_value(c).expect("a checkpoint is plain numbers");
+            ctx.observer.checkpoint(&state);
+            last = Instant::now();
+        }
     };
     let control = Control {
         expand_limit: limit,

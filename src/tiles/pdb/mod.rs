@@ -38,10 +38,11 @@
 //! match the request or whose checksum fails is rebuilt with a warning on stderr.
 
 //!
-//! **Files.** This file holds the partitions; [`rank`] the perfect ranking of placements
-//! and its bit tricks, [`build`](mod@build) the breadth-first construction, [`table`] the packed
-//! values, [`store`] the disk format and cache, [`heuristic`] the lookups with the
-//! reflection, [`names`] the heuristic names (`pdb:7-8`) the pipeline accepts.
+//! **Files.** This file holds the partitions; `rank.rs` the perfect ranking of placements
+//! and its bit tricks, `build.rs` the breadth-first construction, `table.rs` the packed
+//! values, `store.rs` the disk format and cache, `heuristic.rs` the lookups with the
+//! reflection, `names.rs` the heuristic names (`pdb:7-8`) the pipeline accepts; their
+//! public items are re-exported here.
 
 mod build;
 mod heuristic;

@@ -13,7 +13,7 @@ pub fn heuristic_partition(name: &str) -> Option<&str> {
 }
 
 /// Checks a heuristic name as IDA* takes it: a computed heuristic
-/// ([`super::heuristic::Heuristic::NAMES`]) or `pdb:` and a partition
+/// ([`crate::tiles::heuristic::Heuristic::NAMES`]) or `pdb:` and a partition
 /// ([`Partition::parse_text`]; whether its tiles are on the board is checked when its
 /// tables are loaded).
 pub fn check_ida_heuristic(name: &str) -> Result<(), String> {
