@@ -45,11 +45,12 @@ fn fuzz<S: Strategy>(
     let timed = env("SEARCHLAB_FUZZ_SECONDS");
     let cases = env("PROPTEST_CASES").map_or(3000, |c| c.min(u64::from(u32::MAX)) as u32);
     let batch = if timed.is_some() { 500 } else { cases };
-    let mut runner = TestRunner::new(config(batch));
     let started = Instant::now();
     let share = Duration::from_secs(timed.unwrap_or(0)) / PROPERTIES;
     let mut tried = 0u64;
     loop {
+        // A runner counts its cases: each batch has its own (and its own random seed).
+        let mut runner = TestRunner::new(config(batch));
         if let Err(e) = runner.run(&strategy, &property) {
             panic!("{name}: {e}");
         }

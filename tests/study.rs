@@ -204,11 +204,12 @@ fn a_broken_study_breaks_only_itself_and_a_study_may_be_a_path() {
     .unwrap();
     let list = run_in(Some(p.path()), &["list"], "");
     assert_eq!(list.code, 0, "{}", list.stderr);
+    let studies_part = list.stdout.split("Studies of the report").nth(1).unwrap();
     let line = |name: &str| {
-        list.stdout
+        studies_part
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("{name} in {}", list.stdout))
+            .unwrap_or_else(|| panic!("{name} in {studies_part}"))
             .to_string()
     };
     assert!(line("broken").contains("invalid: "), "{}", line("broken"));
@@ -249,7 +250,7 @@ fn a_broken_study_breaks_only_itself_and_a_study_may_be_a_path() {
     let r = report(elsewhere.to_str().unwrap());
     assert_user_error(
         &r,
-        "mine.toml:15: experiment \"toy/tuned\" reads a tuning, but",
+        "mine.toml:16: experiment \"toy/tuned\" reads a tuning, but",
     );
     let r = report("toy");
     assert_eq!(r.code, 0, "{}", r.stderr);

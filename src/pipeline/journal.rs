@@ -583,6 +583,41 @@ mod tests {
     }
 
     #[test]
+    fn shards_share_the_folder_lock_and_an_unsharded_run_takes_it_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let shard = |i: usize| {
+            ExperimentLock::acquire_shard(
+                dir.path(),
+                &format!("run.shard-{i}-of-2.lock"),
+                &format!("shard {i}/2 of "),
+            )
+        };
+        let (a, b) = (shard(0).unwrap(), shard(1).unwrap());
+        let err = ExperimentLock::acquire(dir.path())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("run.lock: a shard run (--shard) is running this experiment"),
+            "{err}"
+        );
+        let err = shard(0).err().unwrap().to_string();
+        assert!(
+            err.contains("is running shard 0/2 of this experiment"),
+            "{err}"
+        );
+        drop((a, b));
+        let whole = ExperimentLock::acquire(dir.path()).unwrap();
+        let err = shard(1).err().unwrap().to_string();
+        assert!(
+            err.contains(&format!("run.lock: process {}", std::process::id())),
+            "{err}"
+        );
+        drop(whole);
+        assert!(shard(1).is_ok());
+    }
+
+    #[test]
     fn a_second_lock_on_a_folder_is_refused_naming_the_holder() {
         let dir = tempfile::tempdir().unwrap();
         let held = ExperimentLock::acquire(dir.path()).unwrap();
