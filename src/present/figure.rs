@@ -155,44 +155,6 @@ impl FigureSpec {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec(kind: FigureKind) -> FigureSpec {
-        FigureSpec {
-            kind,
-            x: Some("size".into()),
-            metric: "moves".into(),
-            group: Some("variant".into()),
-            title: String::new(),
-            x_label: None,
-            y_label: None,
-            log_x: false,
-            log_y: false,
-            better: Some(Better::Lower),
-            missing: None,
-        }
-    }
-
-    #[test]
-    fn untitled_figures_say_what_they_show_and_what_was_filtered() {
-        assert_eq!(
-            spec(FigureKind::Line).derived_title(""),
-            "Median moves against size, by variant"
-        );
-        assert_eq!(
-            spec(FigureKind::Interval).derived_title("size = 7"),
-            "Moves: ranking of variant, size (size = 7)"
-        );
-        assert_eq!(
-            spec(FigureKind::Heatmap).derived_title("budget = 10 or 100"),
-            "Median moves over size × variant (budget = 10 or 100)"
-        );
-        assert_eq!(spec(FigureKind::Box).derived_title(""), "Moves by size");
-    }
-}
-
 /// `column = value, column = a or b`: a filter in words, for titles (empty for none).
 pub fn filter_words(filter: &Filter) -> String {
     let parts: Vec<String> = filter
@@ -385,5 +347,43 @@ fn relabel(fig: &mut AnyFigure, spec: &FigureSpec) {
             }
         }
         AnyFigure::Board(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(kind: FigureKind) -> FigureSpec {
+        FigureSpec {
+            kind,
+            x: Some("size".into()),
+            metric: "moves".into(),
+            group: Some("variant".into()),
+            title: String::new(),
+            x_label: None,
+            y_label: None,
+            log_x: false,
+            log_y: false,
+            better: Some(Better::Lower),
+            missing: None,
+        }
+    }
+
+    #[test]
+    fn untitled_figures_say_what_they_show_and_what_was_filtered() {
+        assert_eq!(
+            spec(FigureKind::Line).derived_title(""),
+            "Median moves against size, by variant"
+        );
+        assert_eq!(
+            spec(FigureKind::Interval).derived_title("size = 7"),
+            "Moves: ranking of variant, size (size = 7)"
+        );
+        assert_eq!(
+            spec(FigureKind::Heatmap).derived_title("budget = 10 or 100"),
+            "Median moves over size × variant (budget = 10 or 100)"
+        );
+        assert_eq!(spec(FigureKind::Box).derived_title(""), "Moves by size");
     }
 }

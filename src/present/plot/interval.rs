@@ -80,7 +80,7 @@ impl Figure for IntervalPlot {
     {
         let key = self.key();
         let names: Vec<String> = key.iter().map(|k| k.0.clone()).collect();
-        let (plot, strip) = legend::split(root, &names);
+        let (plot, strip) = legend::split(root, &names, None);
         let xs = self.x_range();
         let labels: Vec<String> = self.rows.iter().rev().map(|r| r.label.clone()).collect();
         let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
