@@ -26,7 +26,7 @@ pub fn width(names: &[String]) -> u32 {
     if longest == 0 {
         return 0;
     }
-    (48 + longest as u32 * 8).min(340)
+    (48 + longest as u32 * 7).min(320)
 }
 
 /// Splits off the legend strip on the right of `root` (when `names` say anything),
@@ -37,8 +37,8 @@ pub fn split<DB: DrawingBackend>(
     heading: Option<&str>,
 ) -> (DrawingArea<DB, Shift>, Option<DrawingArea<DB, Shift>>) {
     let w = width(names);
-    let heading = heading.map_or(0, |h| h.chars().count() as u32 * 8 + 16);
-    let w = if w == 0 { 0 } else { w.max(heading).min(340) };
+    let heading = heading.map_or(0, |h| h.chars().count() as u32 * 7 + 16);
+    let w = if w == 0 { 0 } else { w.max(heading).min(320) };
     if w == 0 {
         return (root.clone(), None);
     }
