@@ -318,7 +318,7 @@ fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<Int
             spec.metric
         ),
         rows,
-        test: "Mann–Whitney, Holm, 5%".into(),
+        test: "vs best: Mann–Whitney, Holm 5%".into(),
     })
 }
 

@@ -62,13 +62,9 @@ impl IntervalPlot {
         vec![
             ("median".into(), base, Swatch::Marker),
             ("interquartile range".into(), base, Swatch::Patch),
-            ("95% bootstrap interval".into(), base, Swatch::Rule),
-            (
-                format!("not worse than best ({})", self.test),
-                base,
-                Swatch::Marker,
-            ),
-            ("significantly worse".into(), hollow, Swatch::Marker),
+            ("95% interval of the median".into(), base, Swatch::Rule),
+            ("not worse than the best".into(), base, Swatch::Marker),
+            ("worse than the best".into(), hollow, Swatch::Marker),
         ]
     }
 }
