@@ -101,22 +101,22 @@ impl FigureSpec {
     /// grouping, and the filter that selected its rows (`filter`, as words; empty for
     /// none).
     pub fn derived_title(&self, filter: &str) -> String {
-        let m = &self.metric;
+        let m = self.y_label.as_deref().unwrap_or(&self.metric);
         let x = self.x.as_deref().unwrap_or("group");
         let by = |prefix: &str| {
             self.group
                 .as_deref()
                 .map_or(String::new(), |g| format!("{prefix}{g}"))
         };
-        let what = match self.kind {
-            FigureKind::Line => format!("median {m} against {x}{}", by(", by ")),
-            FigureKind::Box => format!(
-                "{m} by {}",
-                self.x.as_deref().or(self.group.as_deref()).unwrap_or(x)
-            ),
-            FigureKind::Heatmap => format!("median {m} over {x}{}", by(" × ")),
-            FigureKind::Histogram => format!("distribution of {m}{}", by(", by ")),
-            FigureKind::Anytime => format!("median best so far against iterations{}", by(", by ")),
+        let mut title = match self.kind {
+            FigureKind::Line => format!("Median {m} against {x}{}", by(", by ")),
+            FigureKind::Box => {
+                let x = self.x.as_deref().or(self.group.as_deref()).unwrap_or(x);
+                format!("Distribution of {m} by {x}")
+            }
+            FigureKind::Heatmap => format!("Median {m} over {x}{}", by(" × ")),
+            FigureKind::Histogram => format!("Distribution of {m}{}", by(", by ")),
+            FigureKind::Anytime => format!("Median best so far against iterations{}", by(", by ")),
             FigureKind::Interval => {
                 let of: Vec<&str> = self
                     .group
@@ -124,10 +124,9 @@ impl FigureSpec {
                     .chain(&self.x)
                     .map(String::as_str)
                     .collect();
-                format!("{m}: ranking of {}", of.join(", "))
+                format!("Ranking of {} by median {m}", of.join(", "))
             }
         };
-        let mut title = format!("{}{}", what[..1].to_uppercase(), &what[1..]);
         if !filter.is_empty() {
             title.push_str(&format!(" ({filter})"));
         }
@@ -152,44 +151,6 @@ impl FigureSpec {
             )),
             _ => Ok(()),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec(kind: FigureKind) -> FigureSpec {
-        FigureSpec {
-            kind,
-            x: Some("size".into()),
-            metric: "moves".into(),
-            group: Some("variant".into()),
-            title: String::new(),
-            x_label: None,
-            y_label: None,
-            log_x: false,
-            log_y: false,
-            better: Some(Better::Lower),
-            missing: None,
-        }
-    }
-
-    #[test]
-    fn untitled_figures_say_what_they_show_and_what_was_filtered() {
-        assert_eq!(
-            spec(FigureKind::Line).derived_title(""),
-            "Median moves against size, by variant"
-        );
-        assert_eq!(
-            spec(FigureKind::Interval).derived_title("size = 7"),
-            "Moves: ranking of variant, size (size = 7)"
-        );
-        assert_eq!(
-            spec(FigureKind::Heatmap).derived_title("budget = 10 or 100"),
-            "Median moves over size × variant (budget = 10 or 100)"
-        );
-        assert_eq!(spec(FigureKind::Box).derived_title(""), "Moves by size");
     }
 }
 
@@ -357,7 +318,7 @@ fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<Int
             spec.metric
         ),
         rows,
-        test: "Mann–Whitney, Holm, 5%".into(),
+        test: "vs best: Mann–Whitney, Holm 5%".into(),
     })
 }
 
@@ -385,5 +346,48 @@ fn relabel(fig: &mut AnyFigure, spec: &FigureSpec) {
             }
         }
         AnyFigure::Board(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(kind: FigureKind) -> FigureSpec {
+        FigureSpec {
+            kind,
+            x: Some("size".into()),
+            metric: "moves".into(),
+            group: Some("variant".into()),
+            title: String::new(),
+            x_label: None,
+            y_label: None,
+            log_x: false,
+            log_y: false,
+            better: Some(Better::Lower),
+            missing: None,
+        }
+    }
+
+    #[test]
+    fn untitled_figures_say_what_they_show_and_what_was_filtered() {
+        assert_eq!(
+            spec(FigureKind::Line).derived_title(""),
+            "Median moves against size, by variant"
+        );
+        assert_eq!(
+            spec(FigureKind::Interval).derived_title("size = 7"),
+            "Ranking of variant, size by median moves (size = 7)"
+        );
+        assert_eq!(
+            spec(FigureKind::Heatmap).derived_title("budget = 10 or 100"),
+            "Median moves over size × variant (budget = 10 or 100)"
+        );
+        let mut b = spec(FigureKind::Box);
+        b.y_label = Some("path length (moves)".into());
+        assert_eq!(
+            b.derived_title(""),
+            "Distribution of path length (moves) by size"
+        );
     }
 }

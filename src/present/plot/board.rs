@@ -30,12 +30,22 @@ const START: RGBColor = PALETTE[2];
 const GOAL: RGBColor = PALETTE[1];
 const ARROW: RGBColor = PALETTE[0];
 
-/// An arrow from `a` to `b` (cell coordinates), stopping short of `b`'s centre so its
-/// label stays readable: the shaft and the filled head.
-pub fn arrow(a: (f64, f64), b: (f64, f64)) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+/// Points in cell coordinates.
+pub type Polyline = Vec<(f64, f64)>;
+
+/// How far arrows run beside the line through the centres (a fraction of a cell), to
+/// their right, so jumps in opposite directions along one row do not overlap.
+const SIDE_STEP: f64 = 0.12;
+
+/// An arrow from `a` to `b` (cell coordinates, y down), stopping short of `b`'s centre
+/// so its label stays readable and shifted [`SIDE_STEP`] to its right: the shaft and
+/// the filled head.
+pub fn arrow(a: (f64, f64), b: (f64, f64)) -> (Polyline, Polyline) {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len = (dx * dx + dy * dy).sqrt().max(1e-9);
     let (ux, uy) = (dx / len, dy / len);
+    let (sx, sy) = (-uy * SIDE_STEP, ux * SIDE_STEP);
+    let (a, b) = ((a.0 + sx, a.1 + sy), (b.0 + sx, b.1 + sy));
     let tip = (b.0 - ux * 0.24, b.1 - uy * 0.24);
     let base = (tip.0 - ux * 0.16, tip.1 - uy * 0.16);
     let (px, py) = (-uy * 0.09, ux * 0.09);
@@ -158,7 +168,8 @@ impl Figure for BoardPicture {
 }
 
 impl BoardPicture {
-    /// Each jump's number in a small disc half a cell from where it starts.
+    /// Each jump's number in a small disc on its arrow, half a cell from the centre it
+    /// leaves.
     fn draw_steps<DB: DrawingBackend>(
         &self,
         chart: &mut super::legend::Chart<
@@ -175,9 +186,10 @@ impl BoardPicture {
         let r = ((cell_px * 0.13) as u32).clamp(7, 13);
         let text_px = (r * 3 / 2).clamp(9, 16);
         for (k, w) in self.path.windows(2).enumerate() {
-            let (a, b) = (self.centre(w[0]), self.centre(w[1]));
+            let (shaft, _) = arrow(self.centre(w[0]), self.centre(w[1]));
+            let (a, b) = (shaft[0], shaft[1]);
             let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt().max(1e-9);
-            let at = (a.0 + (b.0 - a.0) / len * 0.5, a.1 + (b.1 - a.1) / len * 0.5);
+            let at = (a.0 + (b.0 - a.0) / len * 0.3, a.1 + (b.1 - a.1) / len * 0.3);
             chart
                 .draw_series(std::iter::once(Circle::new(at, r, ARROW.filled())))
                 .map_err(err)?;
@@ -199,17 +211,17 @@ mod tests {
 
     #[test]
     fn arrows_run_between_centres_and_stop_short_of_the_label() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
         let (shaft, head) = arrow((0.5, 0.5), (2.5, 0.5));
-        assert!((shaft[0].0 - 0.7).abs() < 1e-9 && (shaft[0].1 - 0.5).abs() < 1e-9);
+        assert!(close(shaft[0].0, 0.7) && close(shaft[0].1, 0.5 + SIDE_STEP));
+        assert!(close(head[0].0, 2.26), "the tip stops before the centre");
+        assert!(close(shaft[1].0, head[1].0), "the shaft ends at the head");
+        let (back, _) = arrow((2.5, 0.5), (0.5, 0.5));
         assert!(
-            (head[0].0 - 2.26).abs() < 1e-9,
-            "the tip stops before the centre"
-        );
-        assert!(
-            (shaft[1].0 - head[1].0).abs() < 1e-9,
-            "the shaft ends at the head"
+            close(back[0].1, 0.5 - SIDE_STEP),
+            "the way back runs on the other side"
         );
         let (_, down) = arrow((0.5, 0.5), (0.5, 1.5));
-        assert!((down[0].1 - 1.26).abs() < 1e-9 && (down[0].0 - 0.5).abs() < 1e-9);
+        assert!(close(down[0].1, 1.26) && close(down[0].0, 0.5 - SIDE_STEP));
     }
 }

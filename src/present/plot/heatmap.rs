@@ -23,7 +23,7 @@ pub struct Heatmap {
 }
 
 /// The width of the colour bar strip, its labels included.
-const BAR_STRIP: u32 = 120;
+const BAR_STRIP: u32 = 140;
 
 impl Heatmap {
     /// The values the colour ramp spans: the smallest and largest cell (a single value
@@ -64,6 +64,7 @@ impl Heatmap {
             .margin_top(46)
             .margin_bottom(60)
             .margin_left(8)
+            .margin_right(24)
             .right_y_label_area_size(70)
             .build_cartesian_2d(0f64..1.0, lo..hi)
             .map_err(err)?;

@@ -62,7 +62,7 @@ impl Figure for Histogram {
         } else {
             Vec::new()
         };
-        let (plot, strip) = legend::split(root, &shown);
+        let (plot, strip) = legend::split(root, &shown, self.legend_title.as_deref());
         let mut chart = ChartBuilder::on(&plot)
             .caption(&self.title, style(22))
             .margin(12)

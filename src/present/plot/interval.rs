@@ -31,7 +31,7 @@ pub struct IntervalPlot {
     pub title: String,
     pub x_label: String,
     pub rows: Vec<IntervalRow>,
-    /// How "not significantly worse than the best" was decided, for the key.
+    /// How "not significantly worse than the best" was decided: the key's heading.
     pub test: String,
 }
 
@@ -62,13 +62,9 @@ impl IntervalPlot {
         vec![
             ("median".into(), base, Swatch::Marker),
             ("interquartile range".into(), base, Swatch::Patch),
-            ("95% bootstrap interval".into(), base, Swatch::Rule),
-            (
-                format!("not worse than best ({})", self.test),
-                base,
-                Swatch::Marker,
-            ),
-            ("significantly worse".into(), hollow, Swatch::Marker),
+            ("95% interval of the median".into(), base, Swatch::Rule),
+            ("not worse than the best".into(), base, Swatch::Marker),
+            ("worse than the best".into(), hollow, Swatch::Marker),
         ]
     }
 }
@@ -80,7 +76,7 @@ impl Figure for IntervalPlot {
     {
         let key = self.key();
         let names: Vec<String> = key.iter().map(|k| k.0.clone()).collect();
-        let (plot, strip) = legend::split(root, &names);
+        let (plot, strip) = legend::split(root, &names, Some(&self.test));
         let xs = self.x_range();
         let labels: Vec<String> = self.rows.iter().rev().map(|r| r.label.clone()).collect();
         let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
@@ -109,11 +105,26 @@ impl Figure for IntervalPlot {
             } else {
                 RGBColor(150, 150, 150)
             };
+            let ink = if r.with_best {
+                colour
+            } else {
+                RGBColor(110, 110, 110)
+            };
             chart
                 .draw_series([
-                    PathElement::new(vec![(r.ci_low, y), (r.ci_high, y)], colour.stroke_width(2)),
-                    PathElement::new(vec![(r.q1, y), (r.q3, y)], colour.mix(0.45).stroke_width(9)),
+                    PathElement::new(
+                        vec![(r.q1, y), (r.q3, y)],
+                        colour.mix(0.45).stroke_width(11),
+                    ),
+                    PathElement::new(vec![(r.ci_low, y), (r.ci_high, y)], ink.stroke_width(2)),
                 ])
+                .map_err(err)?;
+            let cap = |x: f64| {
+                EmptyElement::at((x, y))
+                    + PathElement::new(vec![(0, -7), (0, 7)], ink.stroke_width(2))
+            };
+            chart
+                .draw_series([cap(r.ci_low), cap(r.ci_high)])
                 .map_err(err)?;
             let dot = if r.with_best {
                 colour.filled()
@@ -128,7 +139,7 @@ impl Figure for IntervalPlot {
                 .map_err(err)?;
         }
         if let Some(strip) = strip {
-            legend::draw(&strip, None, &key)?;
+            legend::draw(&strip, Some(&self.test), &key)?;
         }
         Ok(())
     }

@@ -26,16 +26,19 @@ pub fn width(names: &[String]) -> u32 {
     if longest == 0 {
         return 0;
     }
-    (48 + longest as u32 * 8).min(340)
+    (48 + longest as u32 * 7).min(320)
 }
 
-/// Splits off the legend strip on the right of `root` (when `names` say anything):
-/// (plot area, legend area).
+/// Splits off the legend strip on the right of `root` (when `names` say anything),
+/// wide enough for the names and the `heading`: (plot area, legend area).
 pub fn split<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     names: &[String],
+    heading: Option<&str>,
 ) -> (DrawingArea<DB, Shift>, Option<DrawingArea<DB, Shift>>) {
     let w = width(names);
+    let heading = heading.map_or(0, |h| h.chars().count() as u32 * 7 + 16);
+    let w = if w == 0 { 0 } else { w.max(heading).min(320) };
     if w == 0 {
         return (root.clone(), None);
     }
@@ -154,6 +157,10 @@ fn marker_parts(s: SeriesStyle) -> Vec<Polygon<(i32, i32)>> {
 
 /// The chart type every figure draws series on.
 pub type Chart<'a, DB, X, Y> = ChartContext<'a, DB, Cartesian2d<X, Y>>;
+
+/// The most points a series may have for its markers to be drawn: past it they
+/// would pile up into a smear, and colour and dash tell the series apart.
+pub const MARKED_POINTS: usize = 30;
 
 /// Draws the series' markers at `points` (chart coordinates).
 pub fn markers<DB, X, Y>(

@@ -84,6 +84,13 @@ impl LinePlot {
         })
     }
 
+    /// True when every series is short enough to mark its points.
+    fn marked(&self) -> bool {
+        self.series
+            .iter()
+            .all(|s| s.points.len() <= legend::MARKED_POINTS)
+    }
+
     /// The names the legend lists (none for one unnamed series).
     fn legend_names(&self) -> Vec<String> {
         if self.series.iter().all(|s| s.name.is_empty()) {
@@ -147,7 +154,9 @@ impl LinePlot {
                 }
                 let medians: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1)).collect();
                 legend::line(&mut chart, &medians, *st)?;
-                legend::markers(&mut chart, &medians, *st)?;
+                if self.marked() {
+                    legend::markers(&mut chart, &medians, *st)?;
+                }
             }
         });
         Ok(())
@@ -229,16 +238,16 @@ impl Figure for LinePlot {
         let names: Vec<&str> = self.series.iter().map(|s| s.name.as_str()).collect();
         let styles = styles_for(&names);
         let shown = self.legend_names();
-        let (plot, strip) = legend::split(root, &shown);
+        let (plot, strip) = legend::split(root, &shown, self.legend_title.as_deref());
         match &self.categories {
             Some(labels) => self.draw_categorical(&plot, &styles, labels)?,
             None => self.draw_numeric(&plot, &styles)?,
         }
         if let Some(strip) = strip {
-            let swatch = if self.categories.is_some() {
-                Swatch::Marker
-            } else {
-                Swatch::Line
+            let swatch = match (self.categories.is_some(), self.marked()) {
+                (true, _) => Swatch::Marker,
+                (false, true) => Swatch::Line,
+                (false, false) => Swatch::Rule,
             };
             let entries: Vec<_> = shown
                 .into_iter()

@@ -129,7 +129,8 @@ mod tests {
         );
         let pdf = std::fs::read(dir.path().join("line.pdf")).unwrap();
         assert!(pdf.starts_with(b"%PDF") && pdf.len() > 1000);
-        let figures: Vec<(&str, Box<dyn Fn(&Path) -> anyhow::Result<PathBuf>>)> = vec![
+        type Draw = Box<dyn Fn(&Path) -> anyhow::Result<PathBuf>>;
+        let figures: Vec<(&str, Draw)> = vec![
             (
                 "box",
                 Box::new(|p| {
