@@ -141,8 +141,10 @@ pub fn tune(
     let runners = crate::domain::runners(domains);
     let (config, plan) = load(&runners, config, set)?;
     let spec = crate::tune::spec_of(&config, &plan, overrides)?;
-    let progress = Progress::new(crate::tune::most_evaluations(&plan, &spec), exec.quiet);
-    let t = crate::tune::tune(&config, &plan, &spec, &exec.options(domains), &progress)?;
+    let opts = exec.options(domains);
+    let to_evaluate = crate::tune::to_evaluate(&plan, &spec, &opts.out, opts.force)?;
+    let progress = Progress::new(to_evaluate, exec.quiet);
+    let t = crate::tune::tune(&config, &plan, &spec, &opts, &progress)?;
     progress.finish();
     let mut out = std::io::stdout().lock();
     write!(out, "{}", crate::tune::describe_elites(&t, &plan)?)?;

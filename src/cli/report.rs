@@ -76,7 +76,7 @@ fn to_compute(work: &[Work], opts: &Options, exec: &ExecArgs) -> anyhow::Result<
                     as u64;
         }
         if let (Some(spec), true, None) = (&w.tune, w.tuned, exec.shard) {
-            total += crate::tune::most_evaluations(&w.plan, spec);
+            total += crate::tune::to_evaluate(&w.plan, spec, &opts.out, opts.force)?;
         }
     }
     Ok(total)

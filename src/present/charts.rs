@@ -28,10 +28,14 @@ pub fn ordered_values(values: &[String]) -> Vec<String> {
     seen
 }
 
-/// A label for a value of a column: "none" (no limit) reads as ∞ on an axis.
+/// A label for a value of a column: "none" (no limit) reads as ∞ on an axis, and a
+/// whole number from 10,000 up takes thousands separators.
 pub fn label(v: &str) -> String {
     if v.is_empty() || v == "none" {
         "∞".to_string()
+    } else if v.len() >= 5 && v.bytes().all(|b| b.is_ascii_digit()) {
+        v.parse::<u64>()
+            .map_or_else(|_| v.to_string(), crate::util::numfmt::thousands)
     } else {
         v.to_string()
     }
@@ -260,6 +264,15 @@ mod tests {
         assert_eq!(ordered_values(&v), vec!["1", "2", "10", "none"]);
         let w: Vec<String> = ["b", "a", "b"].iter().map(|s| s.to_string()).collect();
         assert_eq!(ordered_values(&w), vec!["b", "a"]);
+    }
+
+    #[test]
+    fn labels_read_as_numbers() {
+        assert_eq!(label("1500000"), "1,500,000");
+        assert_eq!(label("2026"), "2026");
+        assert_eq!(label("none"), "∞");
+        assert_eq!(label("0.99995"), "0.99995");
+        assert_eq!(label("pdb:5-5-5"), "pdb:5-5-5");
     }
 
     #[test]

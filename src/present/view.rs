@@ -105,12 +105,16 @@ impl Group {
         let mut parts = Vec::new();
         for (c, v) in self.columns.iter().zip(&self.values) {
             if c == "variant" {
-                head = format!("{v}: ");
+                head = v.clone();
             } else if v != "none" {
                 parts.push(format!("{c} = {v}"));
             }
         }
-        format!("{head}{}", parts.join(", "))
+        match (head.is_empty(), parts.is_empty()) {
+            (_, true) => head,
+            (true, false) => parts.join(", "),
+            (false, false) => format!("{head}: {}", parts.join(", ")),
+        }
     }
 }
 
@@ -290,6 +294,13 @@ mod tests {
         assert_eq!(keys, vec!["2", "10", "none"]);
         assert_eq!(g[1].sample, vec![1.0, 5.0]);
         assert_eq!(g[2].group.label(), "∞");
+        let group = |values: &[&str]| Group {
+            columns: vec!["variant".into(), "dfs_limit".into()],
+            values: values.iter().map(|v| v.to_string()).collect(),
+            rows: DataFrame::default(),
+        };
+        assert_eq!(group(&["bfs", "none"]).label(), "bfs");
+        assert_eq!(group(&["dfs", "100"]).label(), "dfs: dfs_limit = 100");
         assert_eq!(g[1].summary.median, 3.0);
     }
 }

@@ -216,6 +216,18 @@ pub fn most_evaluations(plan: &Plan, spec: &TuneSpec) -> u64 {
     (variants.len() as u64).saturating_mul(spec.budget.saturating_add(spec.test_seeds))
 }
 
+/// The evaluations a tuning may still compute: the most it can take, less those its
+/// journal already holds (none with `force`). An upper bound: a race stops early.
+pub fn to_evaluate(plan: &Plan, spec: &TuneSpec, out: &Path, force: bool) -> anyhow::Result<u64> {
+    let journal = tune_dir(out, &plan.experiment).join("evaluations.jsonl");
+    let upper = most_evaluations(plan, spec);
+    if force || !journal.exists() {
+        return Ok(upper);
+    }
+    let done = crate::pipeline::recorded::checked_journal(plan, &journal, false)?.len() as u64;
+    Ok(upper.saturating_sub(done))
+}
+
 /// The base seed of a split's stream of instances ("train" or "test"): instance `i`
 /// of the split is replicate `i` of that stream, the same for every candidate and
 /// variant.
@@ -334,7 +346,8 @@ pub fn tune(
     };
     let families = families(config, plan, spec)?;
     let upper = most_evaluations(plan, spec);
-    let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, 0);
+    let reused = (ev.done.len() as u64).min(upper);
+    let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, reused);
     let (train, races) = race_all(&mut ev, spec, &families, &mut stage)?;
     let heldout = heldout_runs(plan, spec, &families, &races);
     ev.compute(heldout.iter(), &mut stage)?;
