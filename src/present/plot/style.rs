@@ -95,7 +95,7 @@ static SLOTS: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
 /// The styles of a figure's series, by name: a name seen before keeps its slot, a new
 /// one takes the first slot no series of this figure uses (so a figure of four new
 /// groups gets the four first colours, all solid). Within a figure no two series share
-/// a style (up to [`DISTINCT`] series).
+/// a style (up to `DISTINCT`, 24, series).
 pub fn styles_for(names: &[&str]) -> Vec<SeriesStyle> {
     let mut guard = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
     let slots = guard.get_or_insert_with(HashMap::new);
