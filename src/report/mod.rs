@@ -15,11 +15,8 @@ pub mod plan;
 mod tables;
 
 use crate::domain::Functions;
-use crate::pipeline::config::Config;
-use crate::pipeline::params::Value;
 use crate::pipeline::plan::Plan;
-use crate::present::facts::{Fact, Facts, fill};
-use crate::tune::spec::TuneSpec;
+use crate::present::facts::{Facts, fill};
 use crate::util::catalog::{CONFIGS, STUDIES};
 
 use crate::study::{BlockKind, Known, Source, Study};
@@ -173,79 +170,6 @@ fn check_block_plans<'p>(
     Ok(())
 }
 
-/// The facts every template can quote about an experiment's config:
-/// `config.<experiment>.<parameter>` (a fixed value, or the swept values joined by
-/// ", "), `.replicates`, `.base_seed`, `.variants`, and its `[tune]` section's
-/// `.tune.budget`, `.tune.train_seeds`, `.tune.test_seeds`, `.tune.first_test`,
-/// `.tune.samples`, `.tune.seed`, `.tune.alpha` and `.tune.metric`.
-pub fn config_facts(name: &str, config: &Config, tune: Option<&TuneSpec>) -> Facts {
-    let mut f = Facts::default();
-    let mut values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for v in &config.variants {
-        for (k, l) in &v.params {
-            values.entry(k.clone()).or_default().push(l.value.clone());
-        }
-        for a in &v.sweep {
-            let e = values.entry(a.name.clone()).or_default();
-            e.extend(a.values.iter().map(|l| l.value.clone()));
-        }
-    }
-    for (k, mut vs) in values {
-        let mut seen = Vec::new();
-        vs.retain(|v| {
-            let new = !seen.contains(v);
-            if new {
-                seen.push(v.clone());
-            }
-            new
-        });
-        let fact = match vs.as_slice() {
-            [Value::Int(i)] => Fact::Int(*i),
-            [Value::Float(x)] => Fact::Text(x.to_string()),
-            _ => {
-                let texts: Vec<String> = vs
-                    .iter()
-                    .map(|v| match v {
-                        Value::Int(i) => crate::present::format::number(*i as f64, 0),
-                        other => other.to_string(),
-                    })
-                    .collect();
-                Fact::Text(crate::present::format::value_list(&texts, "values"))
-            }
-        };
-        f.set(format!("{name}.{k}"), fact);
-    }
-    if let Some(t) = tune {
-        for (key, value) in [
-            ("budget", t.budget),
-            ("train_seeds", t.train_seeds),
-            ("test_seeds", t.test_seeds),
-            ("first_test", t.first_test),
-            ("samples", t.samples),
-            ("seed", t.seed),
-        ] {
-            f.set(format!("{name}.tune.{key}"), value);
-        }
-        f.set(
-            format!("{name}.tune.alpha"),
-            Fact::Text(t.alpha.to_string()),
-        );
-        f.set(format!("{name}.tune.metric"), t.metric.clone());
-    }
-    f.set(format!("{name}.replicates"), config.replicates);
-    f.set(format!("{name}.base_seed"), config.base_seed);
-    f.set(
-        format!("{name}.variants"),
-        config
-            .variants
-            .iter()
-            .map(|v| v.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    f
-}
-
 /// The studies as markdown: contents, then each study's intro and questions, each
 /// question's blocks in order and its answer. Figures are saved in `figures`.
 pub fn render(
@@ -261,7 +185,10 @@ pub fn render(
     };
     let mut base = Facts::default();
     for (name, config) in &tables.configs {
-        base.extend_prefixed("config", config_facts(name, config, tables.tunes.get(name)));
+        base.extend_prefixed(
+            "config",
+            crate::study::config_facts::config_facts(name, config, tables.tunes.get(name)),
+        );
     }
     let mut md = String::from("## Contents\n\n");
     for s in studies {

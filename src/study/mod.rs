@@ -27,6 +27,7 @@
 
 pub mod block;
 mod check;
+pub mod config_facts;
 
 pub use block::{Aggregate, Block, BlockKind, Columns, Source};
 use check::{check_block, check_template};
