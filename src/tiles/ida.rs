@@ -37,6 +37,13 @@ struct Step {
 
 struct Search<'a> {
     t: &'a Tables,
+    // The counters and bounds the hot loops touch at every node, first.
+    c: Counters,
+    bound: u32,
+    next_bound: u32,
+    /// The smallest h of a tight node searched to the end this iteration (its depth
+    /// is bound − h, so this gives the deepest path the tight search examined).
+    min_tight_md: u32,
     /// The board (cells beyond the board are 0); 32 entries so that `& 31` indexing
     /// needs no bounds checks in the Manhattan loop.
     cells: [u8; 32],
@@ -55,12 +62,6 @@ struct Search<'a> {
     blank: usize,
     md: u32,
     lc: u32,
-    bound: u32,
-    next_bound: u32,
-    c: Counters,
-    /// The smallest h of a tight node searched to the end this iteration (its depth
-    /// is bound − h, so this gives the deepest path the tight search examined).
-    min_tight_md: u32,
     found_len: usize,
     path: [u8; MAX_PATH],
 }
