@@ -94,6 +94,11 @@ pub fn text_cell(s: &str, digits: usize) -> String {
         "" => "–".into(),
         "true" => "yes".into(),
         "false" => "no".into(),
+        // A whole number (a count, a seed) exactly, whatever its size.
+        _ if s.len() > 15 && s.bytes().all(|b| b.is_ascii_digit()) => match s.parse::<u64>() {
+            Ok(n) => thousands(n),
+            Err(_) => s.to_string(),
+        },
         _ => match s.parse::<f64>() {
             Ok(x) => number(x, digits),
             Err(_) => s.to_string(),
@@ -212,6 +217,10 @@ mod tests {
         assert_eq!(text_cell("", 1), "–");
         assert_eq!(text_cell("pdb:5-5-5", 1), "pdb:5-5-5");
         assert_eq!(text_cell("12284001", 0), "12,284,001");
+        assert_eq!(
+            text_cell("17000000000000000001", 0),
+            "17,000,000,000,000,000,001"
+        );
     }
 
     #[test]
