@@ -538,21 +538,12 @@ mod tests {
     use super::super::heuristic::Heuristic;
     use super::super::ida;
     use super::super::instances::InstanceSet;
-    use super::super::pdb::{Partition, build};
+    use super::super::pdb::Partition;
+    use super::super::pdb::tests::heuristic;
     use super::*;
     use crate::util::rng::rng_from_seed;
     use rand::RngExt;
     use std::time::Instant;
-
-    fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
-        let p = Partition::parse(partition, goal).unwrap();
-        let tables = p
-            .groups
-            .iter()
-            .map(|g| build(goal, g, &|_, _| {}))
-            .collect();
-        PdbHeuristic::new(goal, p, tables, reflect)
-    }
 
     fn random_walk(from: &Board, steps: usize, seed: u64) -> Board {
         let mut rng = rng_from_seed(seed);

@@ -202,7 +202,7 @@ impl Partition {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::board::{MAX_CELLS, Shape};
     use super::super::census;
     use super::*;
@@ -231,7 +231,8 @@ mod tests {
             .collect()
     }
 
-    fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
+    /// Tables of `partition` built in memory (no cache), for tests.
+    pub(crate) fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
         let p = Partition::parse(partition, goal).unwrap();
         let tables = p
             .groups
