@@ -4,12 +4,16 @@
 //! seconds; 7-8 when its tables are in the default cache `outputs/pdb`, e.g. after
 //! `searchlab tiles pdb build --partition 7-8`) on instances 1, 3 and 17, serial and
 //! parallel, and 5-5-5 on the long instances 60 and 88 (87 and 33 million nodes), where
-//! the parallel search's speed-up shows. Criterion's throughput is in nodes generated, so its "elem/s" figure is
+//! the parallel search's speed-up shows; each serial search also with the finite-state
+//! machine's duplicate pruning (`…/fsm`), and, when the 6-6-6-6 tables are cached,
+//! the 24-puzzle's instances 38 and 40 both ways. Criterion's throughput is in nodes generated, so its "elem/s" figure is
 //! generated nodes per second. `pdb_lookups` times the heuristic alone, computed from
 //! scratch (lookups per second). Run: `cargo bench --bench tiles`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use searchlab::tiles::board::{Board, MoveOrder};
+use searchlab::tiles::deepen::Control;
+use searchlab::tiles::fsm::Pruning;
 use searchlab::tiles::heuristic::Heuristic;
 use searchlab::tiles::instances::InstanceSet;
 use searchlab::tiles::pdb::{self, Partition, PdbHeuristic};
@@ -38,10 +42,10 @@ fn nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// The PDB heuristic of a partition: built in memory, or loaded from the default cache
-/// (`None` when `cached_only` and it is not there).
-fn pdb_heuristic(name: &str, cached_only: bool) -> Option<PdbHeuristic> {
-    let goal = Board::default_goal(InstanceSet::Korf100.instances()[0].board.shape(), 1);
+/// The PDB heuristic of a partition of `set`'s board: built in memory, or loaded from the
+/// default cache (`None` when `cached_only` and it is not there).
+fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbHeuristic> {
+    let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
     let partition = Partition::parse(name, &goal).expect("a built-in partition");
     let dir = Path::new(pdb::DEFAULT_CACHE_DIR);
     let mut tables = Vec::new();
@@ -56,6 +60,23 @@ fn pdb_heuristic(name: &str, cached_only: bool) -> Option<PdbHeuristic> {
     Some(PdbHeuristic::new(&goal, partition, tables, true))
 }
 
+/// The serial search of `board` with the finite-state machine's pruning, as `{name}/fsm`
+/// (its throughput its own generated nodes; the machine built before the timing).
+fn bench_fsm(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    board: &Board,
+    h: &PdbHeuristic,
+) {
+    let options = pdb_ida::Options {
+        pruning: Pruning::Fsm,
+    };
+    let order = MoveOrder::KORF;
+    let solve = || pdb_ida::solve_with(black_box(board), h, order, options, Control::default());
+    group.throughput(Throughput::Elements(solve().generated));
+    group.bench_function(format!("{name}/fsm"), |b| b.iter(|| solve().generated));
+}
+
 fn pdb_nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("tiles_pdb_ida");
     group.sample_size(10);
@@ -64,7 +85,7 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
         ("6-6-3", false, &[1, 3, 17][..]),
         ("7-8", true, &[1, 3, 17][..]),
     ] {
-        let Some(h) = pdb_heuristic(name, cached_only) else {
+        let Some(h) = pdb_heuristic(InstanceSet::Korf100, name, cached_only) else {
             eprintln!(
                 "tiles_pdb_ida/{name}: no cached tables in {}, skipped",
                 pdb::DEFAULT_CACHE_DIR
@@ -87,7 +108,34 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
                     pdb_ida::solve_parallel(black_box(&inst.board), &h, MoveOrder::KORF).generated
                 })
             });
+            bench_fsm(&mut group, &format!("korf{id}/pdb:{name}"), &inst.board, &h);
         }
+    }
+    group.finish();
+    // The 24-puzzle: two of Korf & Felner's easiest instances, when the 6-6-6-6 tables are
+    // in the default cache (`searchlab tiles pdb build --partition 6-6-6-6`).
+    let mut group = c.benchmark_group("tiles_pdb_ida_24");
+    group.sample_size(10);
+    match pdb_heuristic(InstanceSet::Korf24, "6-6-6-6", true) {
+        Some(h) => {
+            for id in [38u32, 40] {
+                let inst = InstanceSet::Korf24.instance(id).expect("embedded instance");
+                let nodes = pdb_ida::solve(&inst.board, &h, MoveOrder::KORF, None).generated;
+                group.throughput(Throughput::Elements(nodes));
+                group.bench_function(format!("korf24-{id}/pdb:6-6-6-6"), |b| {
+                    b.iter(|| {
+                        pdb_ida::solve(black_box(&inst.board), &h, MoveOrder::KORF, None).generated
+                    })
+                });
+                bench_fsm(
+                    &mut group,
+                    &format!("korf24-{id}/pdb:6-6-6-6"),
+                    &inst.board,
+                    &h,
+                );
+            }
+        }
+        None => eprintln!("tiles_pdb_ida_24: no cached 6-6-6-6 tables, skipped"),
     }
     group.finish();
     let mut group = c.benchmark_group("tiles_pdb_lookups");
@@ -98,7 +146,7 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
         .collect();
     group.throughput(Throughput::Elements(boards.len() as u64));
     for name in ["5-5-5", "6-6-3"] {
-        let h = pdb_heuristic(name, false).expect("built");
+        let h = pdb_heuristic(InstanceSet::Korf100, name, false).expect("built");
         group.bench_function(format!("pdb:{name}"), |b| {
             b.iter(|| {
                 boards

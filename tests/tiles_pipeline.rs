@@ -6,20 +6,24 @@ mod common;
 use common::{assert_user_error, root, rows, run_config, run_in};
 use std::collections::HashMap;
 
+/// Runs `configs/<config>.toml` quietly with `sets`, checks that it succeeded and returns
+/// the rows of its results table.
+fn results(config: &str, sets: &[&str]) -> Vec<HashMap<String, String>> {
+    let out = tempfile::tempdir().unwrap();
+    let r = run_config(config, out.path(), &["--quiet"], sets);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    rows(&out.path().join(format!("{config}/results.csv")))
+}
+
 #[test]
 fn assignment_config_reproduces_the_seeds_rows_with_optimal_lengths() {
-    let out = tempfile::tempdir().unwrap();
-    let r = run_config(
+    let rows = results(
         "tiles_assignment",
-        out.path(),
-        &["--quiet"],
         &[
             "sweep.instance=[2, 4]",
             "sweep.heuristic=[\"manhattan\", \"all\"]",
         ],
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let rows = rows(&out.path().join("tiles_assignment/results.csv"));
     assert_eq!(rows.len(), 4);
     for row in &rows {
         assert_eq!(row["solved"], "true");
@@ -50,18 +54,13 @@ fn assignment_config_reproduces_the_seeds_rows_with_optimal_lengths() {
 
 #[test]
 fn korf100_config_checks_against_korfs_table() {
-    let out = tempfile::tempdir().unwrap();
-    let r = run_config(
+    let rows = results(
         "korf100",
-        out.path(),
-        &["--quiet"],
         &[
             "sweep.instance=[9, 12]",
             "sweep.heuristic=[\"manhattan\", \"linear\"]",
         ],
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let rows = rows(&out.path().join("korf100/results.csv"));
     assert_eq!(rows.len(), 4);
     for row in &rows {
         assert_eq!(row["solution_length"], row["optimal"], "{row:?}");
@@ -77,19 +76,14 @@ fn korf100_config_checks_against_korfs_table() {
 
 #[test]
 fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
-    let out = tempfile::tempdir().unwrap();
-    let r = run_config(
+    let rows = results(
         "tiles_eight",
-        out.path(),
-        &["--quiet"],
         &[
             "sweep.depth=[6, 10]",
             "replicates.count=3",
             "variant.dfs_unlimited.sweep.depth=[10]",
         ],
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let rows = rows(&out.path().join("tiles_eight/results.csv"));
     // bfs, astar, ida: 2 depths × 3 boards; dfs: 3 limits × 6; unlimited dfs: 3.
     assert_eq!(rows.len(), 3 * 6 + 3 * 6 + 3);
     let mut boards: HashMap<(String, String), String> = HashMap::new();
@@ -108,6 +102,38 @@ fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
                 assert!(row["expanded"].parse::<u64>().unwrap() <= limit);
             }
         }
+    }
+}
+
+#[test]
+fn the_pruning_option_is_a_sweep_axis_with_the_same_optimal_lengths() {
+    // Korf's instances 9 and 12 with Manhattan distance, both prunings: parent pruning is
+    // Korf's (1985) search (1,650,696 nodes on instance 9); the machine finds the same
+    // optimal lengths with fewer nodes.
+    let rows = results(
+        "korf100",
+        &[
+            "sweep.instance=[9, 12]",
+            "sweep.heuristic=[\"manhattan\"]",
+            "sweep.pruning=[\"parent\", \"fsm\"]",
+        ],
+    );
+    assert_eq!(rows.len(), 4);
+    let get = |id: &str, p: &str| {
+        rows.iter()
+            .find(|r| r["instance"] == id && r["pruning"] == p)
+            .unwrap_or_else(|| panic!("no row for {id} {p}"))
+    };
+    assert_eq!(get("9", "parent")["generated"], "1650696");
+    for id in ["9", "12"] {
+        let (parent, fsm) = (get(id, "parent"), get(id, "fsm"));
+        assert_eq!(fsm["solution_length"], parent["optimal"], "{fsm:?}");
+        assert_eq!(fsm["h0"], parent["h0"]);
+        let (p, f): (u64, u64) = (
+            parent["generated"].parse().unwrap(),
+            fsm["generated"].parse().unwrap(),
+        );
+        assert!(f < p, "instance {id}: {f} >= {p}");
     }
 }
 
@@ -159,6 +185,28 @@ fn bad_tiles_settings_are_one_line_errors() {
         &["sweep.heuristic=[\"pdb:7-9\"]"],
     );
     assert_user_error(&r, "expected 5-5-5, 6-6-3, 7-8, 6-6-6-6 or groups of tiles");
+    // The machine needs a search with its options: Manhattan distance or pattern databases.
+    let r = run_config(
+        "korf100",
+        out.path(),
+        &["--quiet"],
+        &[
+            "sweep.instance=[9]",
+            "sweep.heuristic=[\"linear\"]",
+            "params.pruning=\"fsm\"",
+        ],
+    );
+    assert_user_error(
+        &r,
+        "pruning = \"fsm\" needs heuristic = \"manhattan\" or a pattern database",
+    );
+    let r = run_config(
+        "korf100",
+        out.path(),
+        &["--quiet"],
+        &["sweep.instance=[9]", "params.pruning=\"all\""],
+    );
+    assert_user_error(&r, "pruning");
 }
 
 #[test]

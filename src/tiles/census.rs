@@ -20,13 +20,13 @@ pub fn reachable_states(shape: Shape, blanks: usize) -> u128 {
 }
 
 /// Packs a board of at most 16 cells into 4 bits per cell.
-fn pack(b: &Board) -> u64 {
+pub(crate) fn pack(b: &Board) -> u64 {
     b.tiles()
         .iter()
         .fold(0u64, |acc, &t| (acc << 4) | u64::from(t))
 }
 
-fn unpack(code: u64, shape: Shape) -> Board {
+pub(crate) fn unpack(code: u64, shape: Shape) -> Board {
     let n = shape.cells();
     let mut cells = [0u8; super::board::MAX_CELLS];
     for (i, c) in cells.iter_mut().take(n).enumerate() {

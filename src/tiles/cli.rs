@@ -6,7 +6,9 @@
 
 use crate::tiles::board::{Board, MoveOrder};
 use crate::tiles::census;
+use crate::tiles::deepen::Control;
 use crate::tiles::format::{self, thousands};
+use crate::tiles::fsm::Pruning;
 use crate::tiles::heuristic::Heuristic;
 use crate::tiles::ida::{self, IdaResult};
 use crate::tiles::instances::InstanceSet;
@@ -162,6 +164,16 @@ pub struct SolveArgs {
     /// counts and solution as the serial search).
     #[arg(long)]
     pub parallel: bool,
+    /// IDA*'s pruning of duplicate move sequences: `parent` (the move undoing the last
+    /// one) or `fsm` (every duplicate of up to 14 moves, Taylor and Korf's finite-state
+    /// machine; with manhattan or pattern databases).
+    #[arg(long, default_value = "parent", value_parser = pruning_name)]
+    pub pruning: Pruning,
+}
+
+fn pruning_name(text: &str) -> Result<Pruning, String> {
+    Pruning::from_name(text.trim())
+        .ok_or_else(|| format!("{text:?} is not a pruning: {}", Pruning::NAMES.join(", ")))
 }
 
 #[derive(clap::Args, Debug)]
@@ -203,6 +215,9 @@ pub struct BatchArgs {
     /// Give up on an instance after expanding this many nodes.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=i64::MAX as u64))]
     pub expand_limit: Option<u64>,
+    /// IDA*'s pruning of duplicate move sequences: `parent` or `fsm` (as for `tiles solve`).
+    #[arg(long, default_value = "parent", value_parser = pruning_name)]
+    pub pruning: Pruning,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -364,23 +379,35 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
     Ok(s)
 }
 
-/// `tiles solve` with pattern databases: IDA*, serial or parallel.
+/// `tiles solve` with pattern databases (`None`: Manhattan distance as one-tile
+/// patterns): IDA*, serial or parallel.
 fn solve_pdb(
     a: &SolveArgs,
-    partition: &str,
+    partition: Option<&str>,
     start: &Board,
     goal: &Board,
     order: MoveOrder,
 ) -> anyhow::Result<String> {
     if a.algorithm != Algorithm::Ida || start.blanks() != 1 {
-        user_bail!("pattern databases work with --algorithm ida on one-blank boards");
+        match partition {
+            Some(_) => {
+                user_bail!("pattern databases work with --algorithm ida on one-blank boards")
+            }
+            None => user_bail!("--pruning fsm works with --algorithm ida on one-blank boards"),
+        }
     }
-    let cache = cache_dir(a.cache.as_deref(), &a.out);
-    let (h, _) = pdb_heuristic(partition, goal, &cache)?;
+    let h = match partition {
+        Some(partition) => {
+            let cache = cache_dir(a.cache.as_deref(), &a.out);
+            pdb_heuristic(partition, goal, &cache)?.0
+        }
+        None => pdb::PdbHeuristic::manhattan(goal),
+    };
+    let options = pdb_ida::Options { pruning: a.pruning };
     let r = if a.parallel && a.expand_limit.is_none() {
-        pdb_ida::solve_parallel(start, &h, order)
+        pdb_ida::solve_parallel_with(start, &h, order, options)
     } else {
-        pdb_ida::solve(start, &h, order, a.expand_limit)
+        pdb_ida::solve_with(start, &h, order, options, Control::limited(a.expand_limit))
     };
     let mut s = format::ida_block(start, &r);
     if a.show_moves
@@ -405,9 +432,19 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         .as_deref()
         .or_else(|| pdb::heuristic_partition(&a.board.heuristic));
     if let Some(partition) = partition {
-        return solve_pdb(a, partition, &start, &goal, order);
+        return solve_pdb(a, Some(partition), &start, &goal, order);
     }
     let heuristic = classic_heuristic(&a.board.heuristic, "tiles solve")?;
+    if a.pruning != Pruning::Parent {
+        if heuristic != Heuristic::Manhattan {
+            user_bail!(
+                "--pruning {} works with --heuristic manhattan or pattern databases, not {}",
+                a.pruning.name(),
+                heuristic.name()
+            );
+        }
+        return solve_pdb(a, None, &start, &goal, order);
+    }
     let problem = Problem::new(start, goal, order, heuristic).with_memory_limit(a.memory_limit);
     let out_of_memory = |name: &str, stored: u64| {
         user_error!(
@@ -588,6 +625,7 @@ fn batch_runs(
     if let Some(l) = a.expand_limit {
         text.push_str(&format!("expand_limit = {l}\n"));
     }
+    text.push_str(&format!("pruning = \"{}\"\n", a.pruning.name()));
     text.push_str(&format!(
         "[sweep]\nheuristic = [{}]\ninstance = [{}]\n",
         list(a.heuristic.0.iter().map(|h| format!("{h:?}")).collect()),

@@ -93,6 +93,8 @@ pub struct Moves {
     pub inverse: [usize; 4],
     /// True when the k-th move of the order is vertical (changes the tile's row).
     pub vertical: [bool; 4],
+    /// `dir[k]`: the k-th move of the order as an index of [`Dir::ALL`].
+    pub dir: [usize; 4],
     pub order: MoveOrder,
 }
 
@@ -108,14 +110,17 @@ impl Moves {
         }
         let mut inverse = [0; 4];
         let mut vertical = [false; 4];
+        let mut dir = [0; 4];
         for (k, d) in order.0.into_iter().enumerate() {
             inverse[k] = order.0.iter().position(|&e| e == d.inverse()).unwrap_or(0);
             vertical[k] = matches!(d, Dir::Up | Dir::Down);
+            dir[k] = Dir::ALL.iter().position(|&e| e == d).unwrap_or(0);
         }
         Moves {
             nbr,
             inverse,
             vertical,
+            dir,
             order,
         }
     }

@@ -67,7 +67,8 @@ struct Ours {
     seconds: f64,
 }
 
-/// The korf24 facts from the block's rows (one row per instance) and the published
+/// The korf24 facts from the block's rows (one row per instance: an instance twice is an
+/// error, since the counts of two options are not one search's) and the published
 /// table: per instance its published figures, its status and, when solved, our counts;
 /// overall the counts of instances solved, not solved and not run, and the projection.
 pub fn korf24(input: &FactInput) -> anyhow::Result<Facts> {
@@ -76,6 +77,14 @@ pub fn korf24(input: &FactInput) -> anyhow::Result<Facts> {
     let generated = floats(input.results, "generated")?;
     let expanded = floats(input.results, "expanded")?;
     let seconds = floats(input.results, "time_seconds")?;
+    for (i, id) in ids.iter().enumerate() {
+        if ids[..i].contains(id) {
+            anyhow::bail!(
+                "instance {} has several rows (one per option): give the block one option, e.g. where = {{ pruning = \"fsm\" }}",
+                id.unwrap_or(f64::NAN)
+            );
+        }
+    }
     let runs = |id: u32| {
         (0..ids.len())
             .find(|&i| ids[i] == Some(f64::from(id)))
@@ -248,5 +257,35 @@ mod tests {
         let none = table(&p, |_| None);
         assert!(matches!(none.get("projected_seconds"), Some(Fact::Num(x)) if x.is_nan()));
         assert_eq!(none.get("not_run"), Some(&Fact::Int(3)));
+    }
+
+    #[test]
+    fn an_instance_with_two_options_is_refused_not_mixed() {
+        use polars::prelude::{Column, DataFrame};
+        let results = DataFrame::new_infer_height(vec![
+            Column::new("instance".into(), [38i64, 38]),
+            Column::new("pruning".into(), ["parent", "fsm"]),
+            Column::new("solution_length".into(), [96i64, 96]),
+            Column::new("generated".into(), [38_173_507i64, 24_393_425]),
+            Column::new("expanded".into(), [18_000_000i64, 11_791_592]),
+            Column::new("time_seconds".into(), [1.5f64, 1.1]),
+        ])
+        .unwrap();
+        let config = crate::pipeline::config::parse(
+            &std::fs::read_to_string("configs/korf24.toml").unwrap(),
+            "korf24",
+            &[],
+        )
+        .unwrap();
+        let input = |df| FactInput {
+            results: df,
+            anytime: &results,
+            config: &config,
+        };
+        let err = korf24(&input(&results)).unwrap_err().to_string();
+        assert!(err.contains("instance 38 has several rows"), "{err}");
+        let one = results.slice(1, 1);
+        let f = korf24(&input(&one)).unwrap();
+        assert_eq!(f.get("solved"), Some(&Fact::Int(1)));
     }
 }

@@ -10,6 +10,7 @@ pub mod board;
 pub mod census;
 pub mod deepen;
 pub mod format;
+pub mod fsm;
 pub mod heuristic;
 pub mod ida;
 pub mod instances;

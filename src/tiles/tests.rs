@@ -326,7 +326,9 @@ fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
         ),
         (
             "pdb",
-            Box::new(|c| pdb_ida::solve_with(&inst.board, &pdb, MoveOrder::KORF, c)),
+            Box::new(|c| {
+                pdb_ida::solve_with(&inst.board, &pdb, MoveOrder::KORF, Default::default(), c)
+            }),
         ),
     ];
     for (name, solve) in &searches {

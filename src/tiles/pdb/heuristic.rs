@@ -89,6 +89,22 @@ impl PdbHeuristic {
         }
     }
 
+    /// Manhattan distance as patterns of one tile each (tables of one entry a cell, built
+    /// in memory): the searches of this heuristic are those of Manhattan distance, node
+    /// for node, with the options only the pattern-database search has.
+    pub fn manhattan(goal: &Board) -> PdbHeuristic {
+        let tiles: Vec<u8> = goal.tiles().iter().copied().filter(|&t| t != 0).collect();
+        let tables = tiles
+            .iter()
+            .map(|&t| super::build::build(goal, &[t], &|_, _| ()))
+            .collect();
+        let partition = Partition {
+            name: "manhattan".into(),
+            groups: tiles.iter().map(|&t| vec![t]).collect(),
+        };
+        PdbHeuristic::new(goal, partition, tables, false)
+    }
+
     /// Builds (or loads from the cache folder) every table of `partition`, after checking
     /// the cache ([`check_cache`]) so that a bad folder is reported before any build.
     /// `progress(pattern index, done, total)` reports each build.
