@@ -232,21 +232,12 @@ pub struct Journal {
 
 impl Journal {
     /// Opens for appending. A torn last line from an interrupted run is cut off first,
-    /// so that new lines start on a line of their own.
+    /// so that new lines start on a line of their own. The check holds the file's
+    /// exclusive lock and every append a shared one, so a journal opened while another
+    /// writer appends (threads of one process, or processes that share it) never
+    /// mistakes a line being written for a torn one; the cut is made in place, so those
+    /// writers keep appending to the same file.
     pub fn open(path: &Path) -> anyhow::Result<Journal> {
-        let mut end_line = false;
-        if let Ok(text) = std::fs::read(path)
-            && !text.is_empty()
-            && !text.ends_with(b"\n")
-        {
-            let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            // A whole record without its newline (a file edited by hand, or copied) is
-            // a record, as the reader counts it: it is ended, not cut off.
-            match std::str::from_utf8(&text[keep..]).ok().and_then(decode) {
-                Some(_) => end_line = true,
-                None => crate::util::atomic::write(path, &text[..keep])?,
-            }
-        }
         let env = |e: std::io::Error| {
             crate::util::error::environment_error(
                 anyhow::Error::new(e).context(format!("opening {}", path.display())),
@@ -255,23 +246,51 @@ impl Journal {
         };
         let mut file = std::fs::OpenOptions::new()
             .create(true)
+            .read(true)
             .append(true)
             .open(path)
             .map_err(env)?;
-        if end_line {
-            file.write_all(b"\n").map_err(env)?;
+        // Best effort: a file system without locks still gets the check.
+        let locked = file.lock().is_ok();
+        let repaired = Self::end_last_line(&mut file).map_err(env);
+        if locked {
+            let _ = file.unlock();
         }
+        repaired?;
         Ok(Journal {
             file,
             line: Vec::new(),
         })
     }
 
+    /// Ends the file's last line: a whole record without its newline (a file edited by
+    /// hand, or copied) is a record, as the reader counts it, and gets its newline; a
+    /// torn one is cut off.
+    fn end_last_line(file: &mut std::fs::File) -> std::io::Result<()> {
+        use std::io::{Read, Seek};
+        let mut text = Vec::new();
+        file.seek(std::io::SeekFrom::Start(0))?;
+        file.read_to_end(&mut text)?;
+        if text.is_empty() || text.ends_with(b"\n") {
+            return Ok(());
+        }
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        match std::str::from_utf8(&text[keep..]).ok().and_then(decode) {
+            Some(_) => file.write_all(b"\n"),
+            None => file.set_len(keep as u64),
+        }
+    }
+
     pub fn append(&mut self, key: &str, outcome: &RunRecord) -> anyhow::Result<()> {
         self.line.clear();
         self.line.extend_from_slice(encode(key, outcome).as_bytes());
         self.line.push(b'\n');
-        self.file.write_all(&self.line)?;
+        let locked = self.file.lock_shared().is_ok();
+        let written = self.file.write_all(&self.line);
+        if locked {
+            let _ = self.file.unlock();
+        }
+        written?;
         Ok(())
     }
 
