@@ -250,13 +250,7 @@ impl Journal {
             .append(true)
             .open(path)
             .map_err(env)?;
-        // Best effort: a file system without locks still gets the check.
-        let locked = file.lock().is_ok();
-        let repaired = Self::end_last_line(&mut file).map_err(env);
-        if locked {
-            let _ = file.unlock();
-        }
-        repaired?;
+        with_lock(&mut file, false, Self::end_last_line).map_err(env)?;
         Ok(Journal {
             file,
             line: Vec::new(),
@@ -285,12 +279,8 @@ impl Journal {
         self.line.clear();
         self.line.extend_from_slice(encode(key, outcome).as_bytes());
         self.line.push(b'\n');
-        let locked = self.file.lock_shared().is_ok();
-        let written = self.file.write_all(&self.line);
-        if locked {
-            let _ = self.file.unlock();
-        }
-        written?;
+        let line = &self.line;
+        with_lock(&mut self.file, true, |f| f.write_all(line))?;
         Ok(())
     }
 
@@ -298,6 +288,25 @@ impl Journal {
         self.file.sync_data()?;
         Ok(())
     }
+}
+
+/// Runs `f` on `file` holding its lock (`shared`, or exclusive), released after. Best
+/// effort: on a file system without locks `f` runs all the same.
+fn with_lock<T>(
+    file: &mut std::fs::File,
+    shared: bool,
+    f: impl FnOnce(&mut std::fs::File) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    let locked = match shared {
+        true => file.lock_shared(),
+        false => file.lock(),
+    }
+    .is_ok();
+    let result = f(file);
+    if locked {
+        let _ = file.unlock();
+    }
+    result
 }
 
 /// The checkpoints of long runs (see [`crate::pipeline::runner::RunObserver`]): one

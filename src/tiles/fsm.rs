@@ -133,24 +133,24 @@ impl Fsm {
             .collect::<Vec<_>>()
             .into_iter()
             .collect();
-        let mut minimal: Vec<(u8, Seq)> = forbidden
+        // A sequence is minimal when no proper suffix is forbidden from the cell where
+        // it starts; the cells come with the check, and the last is where the sequence
+        // ends (its bit in the automaton).
+        let mut minimal: Vec<(u8, Seq, usize)> = forbidden
             .iter()
-            .filter(|&&(cell, seq)| {
+            .filter_map(|&(cell, seq)| {
                 let cells = cells_along(shape, usize::from(cell), seq);
-                (1..usize::from(seq.len).saturating_sub(1))
-                    .all(|i| !forbidden.contains(&(cells[i] as u8, seq.suffix(i))))
+                let minimal = (1..usize::from(seq.len).saturating_sub(1))
+                    .all(|i| !forbidden.contains(&(cells[i] as u8, seq.suffix(i))));
+                minimal.then(|| (cell, seq, cells[usize::from(seq.len)]))
             })
-            .copied()
             .collect();
-        minimal.sort_by_key(|&(cell, s)| (s.len, s.bits, cell));
+        minimal.sort_by_key(|&(cell, s, _)| (s.len, s.bits, cell));
         let mut trie = Trie {
             next: vec![[u32::MAX; 4]],
             banned: vec![0],
         };
-        for &(cell, seq) in &minimal {
-            let end = *cells_along(shape, usize::from(cell), seq)
-                .last()
-                .expect("the start at least");
+        for &(_, seq, end) in &minimal {
             trie.insert(seq, end);
         }
         trie.link();
@@ -254,14 +254,14 @@ impl Trie {
     }
 }
 
-/// The cells the blank visits along `seq` from `cell`, the start included.
+/// The cells the blank visits along `seq` from `cell`, the start included (`seq.len + 1`
+/// cells). `seq` was found on `shape` from `cell`, so every move stays on the board; a move
+/// off it would stay put, as if the blank were still where it was.
 fn cells_along(shape: Shape, cell: usize, seq: Seq) -> Vec<usize> {
     let mut cells = vec![cell];
     let mut c = cell;
     for i in 0..usize::from(seq.len) {
-        c = shape
-            .neighbour(c, Dir::ALL[seq.dir(i)])
-            .expect("a sequence found on this board");
+        c = shape.neighbour(c, Dir::ALL[seq.dir(i)]).unwrap_or(c);
         cells.push(c);
     }
     cells
