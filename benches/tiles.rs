@@ -5,8 +5,9 @@
 //! `searchlab tiles pdb build --partition 7-8`) on instances 1, 3 and 17, serial and
 //! parallel, and 5-5-5 on the long instances 60 and 88 (87 and 33 million nodes), where
 //! the parallel search's speed-up shows; each serial search also with the finite-state
-//! machine's duplicate pruning (`…/fsm`), and, when the 6-6-6-6 tables are cached,
-//! the 24-puzzle's instances 38 and 40 both ways. Criterion's throughput is in nodes generated, so its "elem/s" figure is
+//! machine's duplicate pruning (`…/fsm`), and, when their tables are cached, the
+//! 24-puzzle's instances 38 and 40 both ways with 6-6-6-6 and with the maximum over seven
+//! partitions (6-6-6-6x7). Criterion's throughput is in nodes generated, so its "elem/s" figure is
 //! generated nodes per second. `pdb_lookups` times the heuristic alone, computed from
 //! scratch (lookups per second). Run: `cargo bench --bench tiles`.
 
@@ -16,7 +17,7 @@ use searchlab::tiles::deepen::Control;
 use searchlab::tiles::fsm::Pruning;
 use searchlab::tiles::heuristic::Heuristic;
 use searchlab::tiles::instances::InstanceSet;
-use searchlab::tiles::pdb::{self, Partition, PdbHeuristic};
+use searchlab::tiles::pdb::{self, PdbHeuristic};
 use searchlab::tiles::{ida, pdb_ida};
 use std::hint::black_box;
 use std::path::Path;
@@ -46,10 +47,10 @@ fn nodes_per_second(c: &mut Criterion) {
 /// default cache (`None` when `cached_only` and it is not there).
 fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbHeuristic> {
     let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
-    let partition = Partition::parse(name, &goal).expect("a built-in partition");
+    let (name, parts) = pdb::parse_partitions(name, &goal).expect("a built-in partition");
     let dir = Path::new(pdb::DEFAULT_CACHE_DIR);
     let mut tables = Vec::new();
-    for g in &partition.groups {
+    for g in &pdb::distinct_groups(&parts) {
         let file = pdb::cache_file(dir, &goal, g);
         match pdb::load(&file, &goal, g) {
             Ok(t) => tables.push(t),
@@ -57,7 +58,7 @@ fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbH
             Err(_) => tables.push(pdb::build(&goal, g, &|_, _| {})),
         }
     }
-    Some(PdbHeuristic::new(&goal, partition, tables, true))
+    Some(PdbHeuristic::max_of(&goal, name, parts, tables, true))
 }
 
 /// The serial search of `board` with the finite-state machine's pruning, as `{name}/fsm`
@@ -112,30 +113,32 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
         }
     }
     group.finish();
-    // The 24-puzzle: two of Korf & Felner's easiest instances, when the 6-6-6-6 tables are
-    // in the default cache (`searchlab tiles pdb build --partition 6-6-6-6`).
+    // The 24-puzzle: two of Korf & Felner's easiest instances, with each heuristic whose
+    // tables are in the default cache (`searchlab tiles pdb build --partition 6-6-6-6x7`
+    // builds both's).
     let mut group = c.benchmark_group("tiles_pdb_ida_24");
     group.sample_size(10);
-    match pdb_heuristic(InstanceSet::Korf24, "6-6-6-6", true) {
-        Some(h) => {
-            for id in [38u32, 40] {
-                let inst = InstanceSet::Korf24.instance(id).expect("embedded instance");
-                let nodes = pdb_ida::solve(&inst.board, &h, MoveOrder::KORF, None).generated;
-                group.throughput(Throughput::Elements(nodes));
-                group.bench_function(format!("korf24-{id}/pdb:6-6-6-6"), |b| {
-                    b.iter(|| {
-                        pdb_ida::solve(black_box(&inst.board), &h, MoveOrder::KORF, None).generated
-                    })
-                });
-                bench_fsm(
-                    &mut group,
-                    &format!("korf24-{id}/pdb:6-6-6-6"),
-                    &inst.board,
-                    &h,
-                );
-            }
+    for name in ["6-6-6-6", "6-6-6-6x7"] {
+        let Some(h) = pdb_heuristic(InstanceSet::Korf24, name, true) else {
+            eprintln!("tiles_pdb_ida_24: no cached {name} tables, skipped");
+            continue;
+        };
+        for id in [38u32, 40] {
+            let inst = InstanceSet::Korf24.instance(id).expect("embedded instance");
+            let nodes = pdb_ida::solve(&inst.board, &h, MoveOrder::KORF, None).generated;
+            group.throughput(Throughput::Elements(nodes));
+            group.bench_function(format!("korf24-{id}/pdb:{name}"), |b| {
+                b.iter(|| {
+                    pdb_ida::solve(black_box(&inst.board), &h, MoveOrder::KORF, None).generated
+                })
+            });
+            bench_fsm(
+                &mut group,
+                &format!("korf24-{id}/pdb:{name}"),
+                &inst.board,
+                &h,
+            );
         }
-        None => eprintln!("tiles_pdb_ida_24: no cached 6-6-6-6 tables, skipped"),
     }
     group.finish();
     let mut group = c.benchmark_group("tiles_pdb_lookups");

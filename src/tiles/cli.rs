@@ -49,14 +49,15 @@ pub struct PdbArgs {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum PdbCommand {
-    /// Build the tables of a partition into the cache (or load them if there).
+    /// Build the tables of a partition (or of several) into the cache (or load them if there).
     Build(PdbBuildArgs),
 }
 
 #[derive(clap::Args, Debug)]
 pub struct PdbBuildArgs {
-    /// `5-5-5`, `6-6-3`, `7-8` (15-puzzle), `6-6-6-6` (24-puzzle), or groups of tiles
-    /// like `1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`.
+    /// `5-5-5`, `6-6-3`, `7-8` (15-puzzle), `6-6-6-6`, `6-6-6-6x7` (24-puzzle), groups of
+    /// tiles like `1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`, or several partitions separated by
+    /// `|`.
     #[arg(long)]
     pub partition: String,
     /// Board side for a custom partition (default: the smallest square holding its tiles).
@@ -88,7 +89,9 @@ pub struct BoardArgs {
     /// The heuristic, all admissible: manhattan, linear (+ linear conflicts), corner
     /// (+ corner tiles), last (+ last moves), all (the three added), or with IDA* the
     /// additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8
-    /// (15-puzzle), pdb:6-6-6-6 (24-puzzle), or groups of tiles like pdb:1,2,3,4/5,6,7,8.
+    /// (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x7 (the maximum over seven partitions;
+    /// 24-puzzle), groups of tiles like pdb:1,2,3,4/5,6,7,8, or several partitions
+    /// separated by `|`, maximised over.
     #[arg(long, default_value = "manhattan", value_parser = heuristic_name)]
     pub heuristic: String,
 }
@@ -148,9 +151,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
     pub memory_limit: u64,
     /// IDA* with additive pattern databases instead of `--heuristic` (with the reflection
-    /// about the diagonal): `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, or groups of tiles like
-    /// `1,2,3,4/5,6,7,8`; missing tables are built into the cache first. The same as
-    /// `--heuristic pdb:PARTITION`.
+    /// about the diagonal): `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, `6-6-6-6x7`, groups of tiles
+    /// like `1,2,3,4/5,6,7,8`, or several partitions separated by `|` (the maximum over
+    /// them); missing tables are built into the cache first. The same as `--heuristic
+    /// pdb:PARTITION`.
     #[arg(long)]
     pub pdb: Option<String>,
     /// The pattern-database cache folder (default: $SEARCHLAB_PDB_CACHE, else pdb/ in --out).
@@ -202,8 +206,9 @@ pub struct BatchArgs {
     #[arg(long)]
     pub ids: Option<String>,
     /// Heuristics, comma-separated (e.g. `manhattan,linear,all,pdb:7-8`): the classic ones,
-    /// the named pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, or pdb: and
-    /// groups of tiles (`manhattan,pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`).
+    /// the named pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6,
+    /// pdb:6-6-6-6x7, or pdb: and groups of tiles, or several partitions separated by `|`
+    /// (`manhattan,pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`).
     #[arg(long, default_value = "manhattan", value_parser = heuristic_list)]
     pub heuristic: HeuristicList,
     /// The pattern-database cache folder (default: outputs/pdb, or $SEARCHLAB_PDB_CACHE).
@@ -300,12 +305,13 @@ pub fn pdb_heuristic(
     goal: &Board,
     cache: &std::path::Path,
 ) -> anyhow::Result<(pdb::PdbHeuristic, Vec<pdb::Origin>)> {
-    let partition = pdb::Partition::parse(partition, goal)?;
-    let groups = partition.groups.clone();
+    let (name, partitions) = pdb::parse_partitions(partition, goal)?;
+    let groups = pdb::distinct_groups(&partitions);
     if !std::io::stderr().is_terminal() {
         return pdb::PdbHeuristic::load_or_build(
             goal,
-            partition,
+            name,
+            partitions,
             cache,
             true,
             &pdb::progress_lines(&groups, &|text| crate::util::notice::note(text)),
@@ -320,7 +326,7 @@ pub fn pdb_heuristic(
         .progress_chars("=> "),
     );
     let result =
-        pdb::PdbHeuristic::load_or_build(goal, partition, cache, true, &|i, done, total| {
+        pdb::PdbHeuristic::load_or_build(goal, name, partitions, cache, true, &|i, done, total| {
             bar.set_message(format!(
                 "building the pattern database of tiles {:?}",
                 groups[i]
@@ -333,13 +339,11 @@ pub fn pdb_heuristic(
 }
 
 fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
-    let side = match (a.side, a.partition.trim().trim_start_matches("pdb:")) {
-        (Some(s), _) => s,
-        (None, "6-6-6-6") => 5,
-        (None, "5-5-5" | "6-6-3" | "7-8") => 4,
-        (None, text) => {
-            let max = text
-                .split(['/', ','])
+    let side = match (a.side, pdb::named_side(&a.partition)) {
+        (Some(s), _) | (None, Some(s)) => s,
+        (None, None) => {
+            let max = (a.partition.trim().trim_start_matches("pdb:"))
+                .split(['/', ',', '|'])
                 .filter_map(|w| w.trim().parse::<usize>().ok())
                 .max()
                 .unwrap_or(0);
@@ -352,7 +356,7 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
     let (h, origins) = pdb_heuristic(&a.partition, &goal, &cache)?;
     let mut s = format!(
         "partition {} on the {} board: {} tables, {} bytes, {:.2} s\n",
-        h.partition.name,
+        h.name,
         goal.shape(),
         h.tables.len(),
         thousands(h.bytes() as u64),

@@ -27,8 +27,9 @@ pub struct Published {
     /// maximum of their three larger partitions.
     pub dsr_6666_expanded: u64,
     pub dsr_maxof_expanded: u64,
-    /// Clausecker & Reinefeld (2021), improved catalogue: expansions.
+    /// Clausecker & Reinefeld (2021), improved and small catalogues: expansions.
     pub cr_expanded: Option<u64>,
+    pub cr_small_expanded: Option<u64>,
 }
 
 /// The published table, instance by instance.
@@ -54,6 +55,7 @@ fn parse(text: &str) -> Vec<Published> {
                 dsr_6666_expanded: count(3)?,
                 dsr_maxof_expanded: count(7)?,
                 cr_expanded: count(8),
+                cr_small_expanded: count(9),
             })
         })
         .collect()
@@ -80,7 +82,7 @@ pub fn korf24(input: &FactInput) -> anyhow::Result<Facts> {
     for (i, id) in ids.iter().enumerate() {
         if ids[..i].contains(id) {
             anyhow::bail!(
-                "instance {} has several rows (one per option): give the block one option, e.g. where = {{ pruning = \"fsm\" }}",
+                "instance {} has several rows (one per option): give the block one option, e.g. where = {{ heuristic = \"pdb:6-6-6-6x7\", pruning = \"fsm\" }}",
                 id.unwrap_or(f64::NAN)
             );
         }
@@ -99,10 +101,11 @@ pub fn korf24(input: &FactInput) -> anyhow::Result<Facts> {
 }
 
 /// Per instance `[id]`: `optimal`, `korf2002_generated`, `dsr_6666_expanded`,
-/// `dsr_maxof_expanded`, `cr_expanded` (absent when not reported), `status` (solved, not
-/// solved, not run) and, when solved, `generated`, `expanded`, `ratio_2002` (ours over
-/// the 2002 count), `time_seconds`, `nodes_per_second`. Overall: `instances`, `solved`,
-/// `not_solved`, `not_run`, `time_seconds` and `nodes_per_second` of the solved ones,
+/// `dsr_maxof_expanded`, `cr_expanded`, `cr_small_expanded` (absent when not reported),
+/// `status` (solved, not solved, not run) and, when solved, `generated`, `expanded`,
+/// `ratio_2002` (ours over the 2002 count), `time_seconds`, `nodes_per_second`. Overall:
+/// `instances`, `solved`, `not_solved`, `not_run`, `time_seconds` and `nodes_per_second`
+/// of the solved ones,
 /// `ratio_2002` (their generated over their 2002 counts), `projected_seconds` (the
 /// unsolved ones', see the module documentation), `projected_total_seconds` and
 /// `projected_total_hours` (NaN when nothing was solved).
@@ -117,6 +120,9 @@ fn table(published: &[Published], ours: impl Fn(u32) -> Option<Ours>) -> Facts {
         f.set(key("korf2002_generated"), p.korf2002_generated);
         f.set(key("dsr_6666_expanded"), p.dsr_6666_expanded);
         f.set(key("dsr_maxof_expanded"), p.dsr_maxof_expanded);
+        if let Some(c) = p.cr_small_expanded {
+            f.set(key("cr_small_expanded"), c);
+        }
         if let Some(c) = p.cr_expanded {
             f.set(key("cr_expanded"), c);
         }
@@ -185,6 +191,7 @@ mod tests {
                 dsr_6666_expanded: 1_059_622_872,
                 dsr_maxof_expanded: 63_948_759,
                 cr_expanded: Some(108_703_674),
+                cr_small_expanded: Some(117_467_064),
             }
         );
         assert_eq!(p[49].cr_expanded, None, "-1: not reported");
@@ -243,6 +250,7 @@ mod tests {
         assert_eq!(get("[1].dsr_6666_expanded"), Fact::Int(500));
         assert_eq!(get("[1].dsr_maxof_expanded"), Fact::Int(40));
         assert_eq!(get("[1].cr_expanded"), Fact::Int(60));
+        assert_eq!(get("[1].cr_small_expanded"), Fact::Int(70));
         // Not solved: shown as such, with no counts of ours (never as solved).
         assert_eq!(get("[2].status"), Fact::Text("not solved".into()));
         assert_eq!(get("[3].status"), Fact::Text("not run".into()));

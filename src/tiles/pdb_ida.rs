@@ -4,11 +4,13 @@
 //! thresholds, the counts and the checkpoints), serial or parallel: the move order is
 //! given, the move undoing the previous one is never generated (or, with
 //! [`Pruning::Fsm`], every duplicate sequence of [`super::fsm`]). The board is one array updated in
-//! place and the heuristic incrementally: a move changes one tile's Manhattan distance and
-//! the rank of one pattern (the moved tile's) and of one pattern of the reflected state
-//! (the reflected tile's), so each child costs two ranks and two lookups. The reflected
-//! lookup is skipped when the plain sum already prunes the child and cannot lower the
-//! next bound, so the counts are those of the full maximum.
+//! place and the heuristic incrementally: a move changes one tile's Manhattan distance and,
+//! in each sum the heuristic maximises over (an *orientation*: a partition of the state,
+//! or of its reflection), the rank of one pattern, so each child costs a rank and a
+//! lookup per orientation. The orientation with the node's largest sum is looked up
+//! first (the likeliest to prune the child), the others only while the maximum so far
+//! neither prunes the child nor stops it from lowering the next bound, so the counts are
+//! those of the full maximum, whatever the partitions' order.
 //!
 //! **Parallel search** ([`solve_parallel`]). Each iteration enumerates the tree down to
 //! a frontier depth (deepened until there are enough subtrees), then the threads take the
@@ -22,7 +24,7 @@
 use super::board::{Board, MAX_CELLS, MoveOrder};
 use super::deepen::{Control, Counters, IdaResult, Iterate, Iteration, MAX_PATH, Moves, NONE};
 use super::fsm::{Fsm, Pruning};
-use super::pdb::{PdbHeuristic, Table};
+use super::pdb::{MAX_PARTS, PdbHeuristic, Table};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -54,10 +56,10 @@ struct Patterns {
 }
 
 impl Patterns {
-    /// Ranks and looks up every pattern from `pos`.
-    fn rank_all(&mut self, tables: &[Table]) {
+    /// Ranks and looks up every pattern from `pos`, group g's table being `tables[g]`.
+    fn rank_all<'t>(&mut self, tables: impl Iterator<Item = &'t Table>) {
         self.sum = 0;
-        for (g, table) in tables.iter().enumerate() {
+        for (g, table) in tables.enumerate() {
             self.rank[g] = table.pattern.rank(&self.pos[g][..table.pattern.len()]);
             self.val[g] = table.get(self.rank[g]);
             self.sum += self.val[g];
@@ -91,6 +93,61 @@ impl Patterns {
     }
 }
 
+/// The most orientations: each partition, plain and reflected.
+const MAX_ORIENT: usize = 2 * MAX_PARTS;
+
+/// One sum the heuristic maximises over: a partition of the state, or of its reflection,
+/// as maps from the searched board's tiles and cells.
+#[derive(Clone, Copy)]
+struct Orientation {
+    /// `group[t]`, `index[t]`: the group and place in it of the tile board tile t stands
+    /// for (`NONE`: in no group).
+    group: [u8; MAX_CELLS + 1],
+    index: [u8; MAX_CELLS + 1],
+    /// `cell[c]`: the cell board cell c stands for.
+    cell: [u8; MAX_CELLS],
+    /// `table[g]`: the heuristic's table of group g.
+    table: [u8; MAX_GROUPS],
+    groups: usize,
+}
+
+impl Orientation {
+    /// Each part of `h`, plain and (when `h` has one) reflected, in that order.
+    fn all(h: &PdbHeuristic) -> Vec<Orientation> {
+        let mut maps = vec![(
+            std::array::from_fn(|t| t as u8),
+            std::array::from_fn(|c| c as u8),
+        )];
+        if let Some(r) = &h.reflection {
+            maps.push((r.tile, r.cell));
+        }
+        let mut out = Vec::new();
+        for part in &h.parts {
+            for &(tile, cell) in &maps {
+                let mut o = Orientation {
+                    group: [NONE; MAX_CELLS + 1],
+                    index: [0; MAX_CELLS + 1],
+                    cell,
+                    table: [0; MAX_GROUPS],
+                    groups: part.table.len(),
+                };
+                for (t, &mt) in tile.iter().enumerate().take(h.goal.len()).skip(1) {
+                    let mt = usize::from(mt);
+                    if mt != 0 && part.group[mt] != u8::MAX {
+                        o.group[t] = part.group[mt];
+                        o.index[t] = part.index[mt];
+                    }
+                }
+                for (g, &i) in part.table.iter().enumerate() {
+                    o.table[g] = i as u8;
+                }
+                out.push(o);
+            }
+        }
+        out
+    }
+}
+
 #[derive(Clone)]
 struct Search<'a> {
     h: &'a PdbHeuristic,
@@ -98,9 +155,10 @@ struct Search<'a> {
     /// The duplicate-sequence machine, when pruning with one.
     fsm: Option<&'a Fsm>,
     cells: [u8; 32],
-    /// The state's patterns, and the reflected state's.
-    fwd: Patterns,
-    refl: Patterns,
+    /// The sums maximised over, and each one's patterns.
+    orient: [Orientation; MAX_ORIENT],
+    n_orient: usize,
+    pats: [Patterns; MAX_ORIENT],
     bound: u32,
     next_bound: u32,
     c: Counters,
@@ -123,13 +181,17 @@ impl<'a> Search<'a> {
             Pruning::Parent => None,
             Pruning::Fsm => Some(Fsm::for_shape(start.shape())),
         };
+        let all = Orientation::all(h);
+        let mut orient = [all[0]; MAX_ORIENT];
+        orient[..all.len()].copy_from_slice(&all);
         let mut s = Search {
             h,
             moves: Moves::new(start.shape(), order),
             fsm,
             cells,
-            fwd: Patterns::default(),
-            refl: Patterns::default(),
+            orient,
+            n_orient: all.len(),
+            pats: std::array::from_fn(|_| Patterns::default()),
             bound: 0,
             next_bound: u32::MAX,
             c: Counters::new(None),
@@ -147,24 +209,19 @@ impl<'a> Search<'a> {
     /// Recomputes the pattern positions and values from `cells`.
     fn reset_values(&mut self) {
         let h = self.h;
-        let n = h.goal.len();
-        for c in 0..n {
-            let t = usize::from(self.cells[c]);
-            let g = h.group[t];
-            if t != 0 && g != NONE {
-                self.fwd.pos[usize::from(g)][usize::from(h.index[t])] = c as u8;
-            }
-            if let Some(r) = &h.reflection {
-                let rt = usize::from(r.tile[t]);
-                let rg = h.group[rt];
-                if rt != 0 && rg != NONE {
-                    self.refl.pos[usize::from(rg)][usize::from(h.index[rt])] = r.cell[c];
+        for (o, pats) in self.orient[..self.n_orient].iter().zip(&mut self.pats) {
+            for c in 0..h.goal.len() {
+                let t = usize::from(self.cells[c]);
+                let g = o.group[t];
+                if g != NONE {
+                    pats.pos[usize::from(g)][usize::from(o.index[t])] = o.cell[c];
                 }
             }
-        }
-        self.fwd.rank_all(&h.tables);
-        if h.reflection.is_some() {
-            self.refl.rank_all(&h.tables);
+            pats.rank_all(
+                o.table[..o.groups]
+                    .iter()
+                    .map(|&i| &h.tables[usize::from(i)]),
+            );
         }
     }
 
@@ -213,9 +270,9 @@ impl<'a> Search<'a> {
     /// Depth-first search below the current board (blank at `blank`, depth `g`,
     /// Manhattan distance `md`). `state`: without `FSM`, the move that reached the node
     /// (4 = none), never undone; with it, the machine's state, and the moves that
-    /// complete a forbidden sequence are not generated. `REFLECT`: the heuristic takes
-    /// the maximum with the reflected state's sum.
-    fn dfs<const REFLECT: bool, const FSM: bool>(
+    /// complete a forbidden sequence are not generated. The heuristic is the maximum over
+    /// the orientations' sums.
+    fn dfs<const FSM: bool, const N: usize>(
         &mut self,
         blank: usize,
         g: u32,
@@ -227,6 +284,16 @@ impl<'a> Search<'a> {
         }
         self.c.expanded += 1;
         let h = self.h;
+        // N: the number of orientations when the code is specialised for it, else 0.
+        let n = if N > 0 { N } else { self.n_orient };
+        // The node's largest sum is looked up first in its children: the likeliest to
+        // prune them.
+        let mut first = 0;
+        for o in 1..n {
+            if self.pats[o].sum > self.pats[first].sum {
+                first = o;
+            }
+        }
         for k in 0..4 {
             if !FSM && state < 4 && k == self.moves.inverse[state as usize] {
                 continue;
@@ -251,32 +318,35 @@ impl<'a> Search<'a> {
             let nmd = md + u32::from(h.md[tile][blank]) - u32::from(h.md[tile][np]);
             self.cells[blank] = tile as u8;
             self.cells[np] = 0;
-            // The moved tile's pattern, and the reflected state's pattern of the
-            // reflected tile, looked up only when it can matter: when the child is not
-            // pruned, or might lower the next bound. When the lookup is skipped the stale
-            // sum cannot matter: f is already above both the bound and the next bound.
-            let gi = usize::from(h.group[tile]);
-            let old = if gi < MAX_GROUPS {
-                self.fwd
-                    .update(&h.tables[gi], gi, usize::from(h.index[tile]), blank as u8)
-            } else {
-                (0, 0)
-            };
-            let mut f = g + 1 + nmd + 2 * self.fwd.sum;
-            let mut rgi = MAX_GROUPS;
-            let mut rold = (0, 0);
-            if REFLECT && let Some(r) = &h.reflection {
-                let rt = usize::from(r.tile[tile]);
-                let g2 = usize::from(h.group[rt]);
-                if g2 < MAX_GROUPS && (f <= self.bound || f < self.next_bound) {
-                    let to = r.cell[blank];
-                    rold = self
-                        .refl
-                        .update(&h.tables[g2], g2, usize::from(h.index[rt]), to);
-                    rgi = g2;
+            // The moved tile's pattern in each orientation, looked up only while it can
+            // matter: while the child is not pruned, or might lower the next bound. When
+            // the rest are skipped their stale sums cannot matter: f is already above
+            // both the bound and the next bound.
+            let base = g + 1 + nmd;
+            let mut best = 0;
+            let mut touched = 0u32;
+            let mut olds = [(0u32, 0u32); MAX_ORIENT];
+            for j in 0..n {
+                let f = base + 2 * best;
+                if j > 0 && f > self.bound && f >= self.next_bound {
+                    break;
                 }
-                f = f.max(g + 1 + nmd + 2 * self.refl.sum);
+                let o = match j {
+                    0 => first,
+                    j if j <= first => j - 1,
+                    j => j,
+                };
+                let or = &self.orient[o];
+                let gi = usize::from(or.group[tile]);
+                if gi < MAX_GROUPS {
+                    let table = &h.tables[usize::from(or.table[gi])];
+                    let i = usize::from(or.index[tile]);
+                    olds[o] = self.pats[o].update(table, gi, i, or.cell[blank]);
+                    touched |= 1 << o;
+                }
+                best = best.max(self.pats[o].sum);
             }
+            let f = base + 2 * best;
             let mut found = false;
             if f > self.bound {
                 if f < self.next_bound {
@@ -287,21 +357,18 @@ impl<'a> Search<'a> {
                 return true;
             } else {
                 self.path[g as usize] = k as u8;
-                found = self.dfs::<REFLECT, FSM>(np, g + 1, nmd, child_state);
+                found = self.dfs::<FSM, N>(np, g + 1, nmd, child_state);
             }
             if found {
                 return true;
             }
             // Undo.
-            if REFLECT
-                && rgi < MAX_GROUPS
-                && let Some(r) = &h.reflection
-            {
-                let ri = usize::from(h.index[usize::from(r.tile[tile])]);
-                self.refl.undo(rgi, ri, r.cell[np], rold);
-            }
-            if gi < MAX_GROUPS {
-                self.fwd.undo(gi, usize::from(h.index[tile]), np as u8, old);
+            while touched != 0 {
+                let o = touched.trailing_zeros() as usize;
+                touched &= touched - 1;
+                let or = &self.orient[o];
+                let (gi, i) = (usize::from(or.group[tile]), usize::from(or.index[tile]));
+                self.pats[o].undo(gi, i, or.cell[np], olds[o]);
             }
             self.cells[np] = tile as u8;
             self.cells[blank] = 0;
@@ -316,11 +383,18 @@ impl<'a> Search<'a> {
     }
 
     fn run(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
-        match (self.h.reflection.is_some(), self.fsm.is_some()) {
-            (true, true) => self.dfs::<true, true>(blank, g, md, state),
-            (true, false) => self.dfs::<true, false>(blank, g, md, state),
-            (false, true) => self.dfs::<false, true>(blank, g, md, state),
-            (false, false) => self.dfs::<false, false>(blank, g, md, state),
+        match self.fsm.is_some() {
+            true => self.dfs_n::<true>(blank, g, md, state),
+            false => self.dfs_n::<false>(blank, g, md, state),
+        }
+    }
+
+    /// [`Self::dfs`] specialised for the common numbers of orientations.
+    fn dfs_n<const FSM: bool>(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
+        match self.n_orient {
+            1 => self.dfs::<FSM, 1>(blank, g, md, state),
+            2 => self.dfs::<FSM, 2>(blank, g, md, state),
+            _ => self.dfs::<FSM, 0>(blank, g, md, state),
         }
     }
 
@@ -330,12 +404,8 @@ impl<'a> Search<'a> {
     }
 
     fn h0(&self) -> u32 {
-        let md = self.md();
-        md + 2 * self.fwd.sum.max(if self.h.reflection.is_some() {
-            self.refl.sum
-        } else {
-            0
-        })
+        let best = self.pats[..self.n_orient].iter().map(|p| p.sum).max();
+        self.md() + 2 * best.unwrap_or(0)
     }
 }
 
@@ -597,7 +667,6 @@ mod tests {
     use super::super::heuristic::Heuristic;
     use super::super::ida;
     use super::super::instances::InstanceSet;
-    use super::super::pdb::Partition;
     use super::super::pdb::tests::heuristic;
     use super::*;
     use crate::util::rng::rng_from_seed;
@@ -885,16 +954,61 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_maximum_over_partitions_is_optimal_with_fewer_nodes_in_any_order() {
+        // Korf's 15-puzzles with 5-5-5 and a second 5-5-5 of other tiles: the published
+        // lengths, fewer nodes than 5-5-5 alone with either pruning, the same counts
+        // whichever partition comes first (the lookups skipped are those that cannot
+        // matter), and the parallel search's counts are the serial one's.
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let other = "1,2,5,6,9/3,4,7,8,11/10,12,13,14,15";
+        let one = heuristic(&goal, "5-5-5", true);
+        let both = heuristic(&goal, &format!("5-5-5|{other}"), true);
+        let swapped = heuristic(&goal, &format!("{other}|5-5-5"), true);
+        for pruning in [Pruning::Parent, Pruning::Fsm] {
+            let options = Options { pruning };
+            let (mut one_total, mut both_total) = (0, 0);
+            for id in [1u32, 9, 12, 17, 42, 60] {
+                let inst = InstanceSet::Korf100.instance(id).unwrap();
+                let solve =
+                    |h| solve_with(&inst.board, h, MoveOrder::KORF, options, Control::default());
+                let (a, b, c) = (solve(&one), solve(&both), solve(&swapped));
+                assert_eq!(b.solution_length(), Some(inst.optimal as usize), "{id}");
+                assert_eq!(
+                    replay(&inst.board, b.moves.as_ref().unwrap()).last(),
+                    Some(&goal)
+                );
+                assert!(b.h0 >= a.h0);
+                assert_eq!(
+                    (b.generated, b.expanded, &b.moves),
+                    (c.generated, c.expanded, &c.moves),
+                    "{id}"
+                );
+                if id == 17 {
+                    let p = solve_parallel_with(&inst.board, &both, MoveOrder::KORF, options);
+                    assert_eq!((p.generated, &p.moves), (b.generated, &b.moves));
+                }
+                one_total += a.generated;
+                both_total += b.generated;
+            }
+            assert!(
+                both_total * 4 < one_total * 3,
+                "{pruning:?}: {both_total} of {one_total}"
+            );
+        }
+    }
+
     /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn measure() {
         let name = std::env::var("PDB").unwrap_or("5-5-5".into());
         let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
-        let p = Partition::parse(&name, &goal).unwrap();
+        let (heuristic_name, p) = super::super::pdb::parse_partitions(&name, &goal).unwrap();
         let started = Instant::now();
         let (h, origins) = PdbHeuristic::load_or_build(
             &goal,
+            heuristic_name,
             p,
             std::path::Path::new(crate::tiles::pdb::DEFAULT_CACHE_DIR),
             true,

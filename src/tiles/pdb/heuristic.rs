@@ -1,6 +1,8 @@
 //! The additive heuristic of a partition's tables: Manhattan distance plus twice the
 //! tables' stored values, maximised with the same sum for the state reflected about the
-//! main diagonal when the goal is symmetric under it.
+//! main diagonal when the goal is symmetric under it, and over several partitions when
+//! given more than one (Holte et al. 2006: the maximum of admissible heuristics is
+//! admissible; the tables of groups the partitions share are loaded once).
 
 use super::Partition;
 use super::store::{Origin, check_cache, load_or_build};
@@ -41,33 +43,80 @@ impl Reflection {
     }
 }
 
-/// An additive PDB heuristic: a partition's tables, the tiles' Manhattan distances for
-/// tiles in no pattern, and the reflection when the goal has one.
+/// One additive partition of a [`PdbHeuristic`]: its groups' tables (indexes into the
+/// heuristic's tables, which several partitions may share) and each tile's place in it.
+#[derive(Debug, Clone)]
+pub struct Part {
+    pub partition: Partition,
+    /// `table[g]`: the heuristic's table of group g.
+    pub table: Vec<usize>,
+    /// `group[t]`: the group of tile t (u8::MAX for none), `index[t]`: its place in it.
+    pub group: [u8; MAX_CELLS + 1],
+    pub index: [u8; MAX_CELLS + 1],
+}
+
+/// An additive PDB heuristic: the maximum over one or more partitions of the tiles (and
+/// over each partition's sum for the state reflected about the main diagonal, when the
+/// goal has that symmetry) of Manhattan distance plus twice the partition's stored
+/// values. Tiles in none of a partition's groups contribute their Manhattan distance.
 #[derive(Debug, Clone)]
 pub struct PdbHeuristic {
     pub goal: Board,
-    pub partition: Partition,
+    /// The name it was asked for by (`6-6-6-6`), or its partitions written out.
+    pub name: String,
+    pub parts: Vec<Part>,
+    /// One table per distinct group of tiles, in the order first met.
     pub tables: Vec<Table>,
-    /// `group[t]`: the pattern of tile t (u8::MAX for none), `index[t]`: its place in it.
-    pub group: [u8; MAX_CELLS + 1],
-    pub index: [u8; MAX_CELLS + 1],
     /// `md[t][c]`: tile t's Manhattan distance from cell c to its goal (0 for the blank).
     pub md: [[u8; MAX_CELLS]; MAX_CELLS + 1],
     /// Taken into account when `Some` (and `use_reflection`).
     pub reflection: Option<Reflection>,
 }
 
+/// The most partitions a heuristic maximises over.
+pub const MAX_PARTS: usize = 8;
+
 impl PdbHeuristic {
-    /// The heuristic from tables already at hand (in the partition's group order).
+    /// The heuristic of one partition from its tables (in the partition's group order).
     pub fn new(goal: &Board, partition: Partition, tables: Vec<Table>, reflect: bool) -> Self {
-        let mut group = [u8::MAX; MAX_CELLS + 1];
-        let mut index = [0u8; MAX_CELLS + 1];
-        for (g, tiles) in partition.groups.iter().enumerate() {
-            for (i, &t) in tiles.iter().enumerate() {
-                group[usize::from(t)] = g as u8;
-                index[usize::from(t)] = i as u8;
-            }
-        }
+        let name = partition.name.clone();
+        PdbHeuristic::max_of(goal, name, vec![partition], tables, reflect)
+    }
+
+    /// The maximum over `partitions` (at most [`MAX_PARTS`]), from the tables of their
+    /// distinct groups in the order first met ([`distinct_groups`]).
+    pub fn max_of(
+        goal: &Board,
+        name: String,
+        partitions: Vec<Partition>,
+        tables: Vec<Table>,
+        reflect: bool,
+    ) -> Self {
+        assert!((1..=MAX_PARTS).contains(&partitions.len()));
+        let distinct = distinct_groups(&partitions);
+        assert_eq!(distinct.len(), tables.len());
+        let parts = partitions
+            .into_iter()
+            .map(|partition| {
+                let mut group = [u8::MAX; MAX_CELLS + 1];
+                let mut index = [0u8; MAX_CELLS + 1];
+                for (g, tiles) in partition.groups.iter().enumerate() {
+                    for (i, &t) in tiles.iter().enumerate() {
+                        group[usize::from(t)] = g as u8;
+                        index[usize::from(t)] = i as u8;
+                    }
+                }
+                let table = (partition.groups.iter())
+                    .map(|g| distinct.iter().position(|d| d == g).unwrap_or(0))
+                    .collect();
+                Part {
+                    partition,
+                    table,
+                    group,
+                    index,
+                }
+            })
+            .collect();
         let w = goal.width as usize;
         let mut md = [[0u8; MAX_CELLS]; MAX_CELLS + 1];
         for (gc, &t) in goal.tiles().iter().enumerate() {
@@ -80,10 +129,9 @@ impl PdbHeuristic {
         }
         PdbHeuristic {
             goal: *goal,
-            partition,
+            name,
+            parts,
             tables,
-            group,
-            index,
             md,
             reflection: if reflect { Reflection::of(goal) } else { None },
         }
@@ -105,25 +153,29 @@ impl PdbHeuristic {
         PdbHeuristic::new(goal, partition, tables, false)
     }
 
-    /// Builds (or loads from the cache folder) every table of `partition`, after checking
-    /// the cache ([`check_cache`]) so that a bad folder is reported before any build.
-    /// `progress(pattern index, done, total)` reports each build.
+    /// Builds (or loads from the cache folder) every table of `partitions`, after
+    /// checking the cache ([`check_cache`]) so that a bad folder is reported before any
+    /// build. `progress(table index, done, total)` reports each build, the index into
+    /// [`distinct_groups`].
     pub fn load_or_build(
         goal: &Board,
-        partition: Partition,
+        name: String,
+        partitions: Vec<Partition>,
         cache: &Path,
         reflect: bool,
         progress: &dyn Fn(usize, u64, u64),
     ) -> anyhow::Result<(PdbHeuristic, Vec<Origin>)> {
-        check_cache(cache, goal, &partition.groups)?;
+        let groups = distinct_groups(&partitions);
+        check_cache(cache, goal, &groups)?;
         let mut tables = Vec::new();
         let mut origins = Vec::new();
-        for (i, g) in partition.groups.iter().enumerate() {
+        for (i, g) in groups.iter().enumerate() {
             let (t, o) = load_or_build(cache, goal, g, &|d, n| progress(i, d, n))?;
             tables.push(t);
             origins.push(o);
         }
-        Ok((PdbHeuristic::new(goal, partition, tables, reflect), origins))
+        let h = PdbHeuristic::max_of(goal, name, partitions, tables, reflect);
+        Ok((h, origins))
     }
 
     /// The bytes all tables take.
@@ -131,12 +183,12 @@ impl PdbHeuristic {
         self.tables.iter().map(Table::bytes).sum()
     }
 
-    /// The sum of the tables' stored values for a state given by `pos[tile]`.
-    fn stored_sum(&self, pos: &[u8; MAX_CELLS + 1]) -> u32 {
+    /// The sum of part `p`'s stored values for a state given by `pos[tile]`.
+    fn stored_sum(&self, p: usize, pos: &[u8; MAX_CELLS + 1]) -> u32 {
         let mut cells = [0u8; MAX_CELLS];
-        self.tables
-            .iter()
-            .map(|t| {
+        (self.parts[p].table.iter())
+            .map(|&i| {
+                let t = &self.tables[i];
                 for (i, &tile) in t.pattern.tiles.iter().enumerate() {
                     cells[i] = pos[usize::from(tile)];
                 }
@@ -145,22 +197,31 @@ impl PdbHeuristic {
             .sum()
     }
 
-    /// The heuristic without the reflection: Manhattan + 2 · the tables' stored values.
-    pub fn evaluate_plain(&self, cells: &[u8]) -> u32 {
-        let (md, pos) = self.md_and_positions(cells);
-        md + 2 * self.stored_sum(&pos)
+    /// The largest of the parts' stored sums.
+    fn max_stored_sum(&self, pos: &[u8; MAX_CELLS + 1]) -> u32 {
+        (0..self.parts.len())
+            .map(|p| self.stored_sum(p, pos))
+            .max()
+            .unwrap_or(0)
     }
 
-    /// The heuristic: the larger of the state's sum and its reflection's.
+    /// The heuristic without the reflection: Manhattan + 2 · the largest of the parts'
+    /// stored sums.
+    pub fn evaluate_plain(&self, cells: &[u8]) -> u32 {
+        let (md, pos) = self.md_and_positions(cells);
+        md + 2 * self.max_stored_sum(&pos)
+    }
+
+    /// The heuristic: the larger of the state's value and its reflection's.
     pub fn evaluate(&self, cells: &[u8]) -> u32 {
         let (md, pos) = self.md_and_positions(cells);
-        let mut s = self.stored_sum(&pos);
+        let mut s = self.max_stored_sum(&pos);
         if let Some(r) = &self.reflection {
             let mut rpos = [0u8; MAX_CELLS + 1];
             for t in 0..self.goal.len() {
                 rpos[usize::from(r.tile[t])] = r.cell[usize::from(pos[t])];
             }
-            s = s.max(self.stored_sum(&rpos));
+            s = s.max(self.max_stored_sum(&rpos));
         }
         md + 2 * s
     }
@@ -174,4 +235,15 @@ impl PdbHeuristic {
         }
         (md, pos)
     }
+}
+
+/// The distinct groups of `partitions`, in the order first met: one table each.
+pub fn distinct_groups(partitions: &[Partition]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for g in partitions.iter().flat_map(|p| &p.groups) {
+        if !out.contains(g) {
+            out.push(g.clone());
+        }
+    }
+    out
 }

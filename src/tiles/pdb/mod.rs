@@ -2,7 +2,8 @@
 //! Korf & Hanan 2004): partitions of the tiles, the tables' construction by breadth-first
 //! search over the abstract space, their compact storage and disk cache, and lookups
 //! (the sum over the patterns, maximised with the sum for the state reflected about the
-//! main diagonal). The fast IDA* that uses them is [`super::pdb_ida`].
+//! main diagonal, and over several partitions when given more than one: `A|B`, or a named
+//! catalogue such as `6-6-6-6x7`). The fast IDA* that uses them is [`super::pdb_ida`].
 //!
 //! **What a table holds.** A pattern is a set of tiles. Its abstract state is where its
 //! tiles are and which cells the blank can reach; the cost counts only moves of pattern
@@ -52,7 +53,7 @@ mod store;
 mod table;
 
 pub use build::build;
-pub use heuristic::{PdbHeuristic, Reflection};
+pub use heuristic::{MAX_PARTS, Part, PdbHeuristic, Reflection, distinct_groups};
 pub use names::{HEURISTIC_NAMES, check_ida_heuristic, heuristic_partition, split_heuristics};
 pub use rank::Pattern;
 pub use store::{
@@ -101,6 +102,79 @@ const NAMED: &[(&str, usize, &[&[u8]])] = &[
 /// The names of the built-in partitions.
 pub const PARTITION_NAMES: &[&str] = &["5-5-5", "6-6-3", "7-8", "6-6-6-6"];
 
+/// The named maxima over several partitions: (name, board side, the partitions' texts).
+pub(crate) const CATALOGUES: &[(&str, usize, &[&str])] = &[
+    // Clausecker & Reinefeld (2021), the "small" catalogue of seven 6-6-6-6 partitions of
+    // the 24-puzzle, the first Korf & Felner's (their tables are plain additive ones
+    // here, not zero-aware; with the reflection, fourteen sums): 14 tables.
+    (
+        "6-6-6-6x7",
+        5,
+        &[
+            "6-6-6-6",
+            "1,2,5,6,10,11/3,4,7,8,9,12/13,14,18,19,23,24/15,16,17,20,21,22",
+            "1,5,6,10,11,12/2,3,4,7,8,9/13,14,15,16,17,18/19,20,21,22,23,24",
+            "1,2,5,6,10,11/3,4,7,8,9,12/13,14,15,16,17,18/19,20,21,22,23,24",
+            "1,5,6,10,15,20/2,3,4,7,8,9/11,12,16,17,21,22/13,14,18,19,23,24",
+            "1,2,5,6,10,11/3,4,9,14,19,24/7,8,12,13,18,23/15,16,17,20,21,22",
+            "1,5,6,10,15,20/2,3,4,7,8,9/11,12,13,16,17,18/14,19,21,22,23,24",
+        ],
+    ),
+];
+
+/// The board side a named partition or catalogue is for (`6-6-6-6`: 5), else `None`.
+pub fn named_side(text: &str) -> Option<usize> {
+    let text = text.trim();
+    let text = text.strip_prefix("pdb:").unwrap_or(text);
+    (NAMED.iter().map(|(n, side, _)| (*n, *side)))
+        .chain(CATALOGUES.iter().map(|(n, side, _)| (*n, *side)))
+        .find(|(n, _)| *n == text)
+        .map(|(_, side)| side)
+}
+
+/// The partitions a heuristic's text names: one partition ([`Partition::parse_text`]), a
+/// named catalogue of several, or several separated by `|` (`5-5-5|1,2,5,6/...`), whose
+/// maximum is taken. Returns the name the heuristic goes by and the partitions, checked
+/// as far as they can be without a board.
+pub fn parse_partitions_text(text: &str) -> Result<(String, Vec<Partition>), String> {
+    let text = text.trim();
+    let text = text.strip_prefix("pdb:").unwrap_or(text);
+    let (name, texts): (String, Vec<&str>) = match CATALOGUES.iter().find(|(n, ..)| *n == text) {
+        Some((name, _, texts)) => (name.to_string(), texts.to_vec()),
+        None => (String::new(), text.split('|').collect()),
+    };
+    let parts = (texts.iter())
+        .map(|t| Partition::parse_text(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if parts.len() > MAX_PARTS {
+        return Err(format!(
+            "pattern database heuristic {text:?} has {} partitions; the limit is {MAX_PARTS}",
+            parts.len()
+        ));
+    }
+    let name = match name.is_empty() {
+        true => parts
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join("|"),
+        false => name,
+    };
+    Ok((name, parts))
+}
+
+/// [`parse_partitions_text`], each partition checked against `goal`'s board.
+pub fn parse_partitions(text: &str, goal: &Board) -> anyhow::Result<(String, Vec<Partition>)> {
+    let (name, parts) = match parse_partitions_text(text) {
+        Ok(x) => x,
+        Err(e) => user_bail!("{e}"),
+    };
+    for p in &parts {
+        p.check_board(goal)?;
+    }
+    Ok((name, parts))
+}
+
 /// Disjoint groups of tiles.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Partition {
@@ -117,14 +191,20 @@ impl Partition {
             Ok(p) => p,
             Err(e) => user_bail!("{e}"),
         };
+        p.check_board(goal)?;
+        Ok(p)
+    }
+
+    /// Checks the partition against `goal`'s board: a named one is for its board size,
+    /// every tile is on the board, and no table is over [`MAX_ENTRIES`].
+    fn check_board(&self, goal: &Board) -> anyhow::Result<()> {
         let shape = goal.shape();
-        if let Some((name, side, _)) = NAMED.iter().find(|(n, _, _)| *n == p.name)
+        if let Some((name, side, _)) = NAMED.iter().find(|(n, _, _)| *n == self.name)
             && (shape.width != *side || shape.height != *side)
         {
             user_bail!("partition {name} is for the {side}x{side} board, not {shape}");
         }
-        p.check(goal)?;
-        Ok(p)
+        self.check(goal)
     }
 
     /// The partition a text names, checked as far as it can be without a board: tile
@@ -231,15 +311,15 @@ pub(crate) mod tests {
             .collect()
     }
 
-    /// Tables of `partition` built in memory (no cache), for tests.
+    /// Tables of `partition` (or of several, separated by `|`) built in memory (no
+    /// cache), for tests.
     pub(crate) fn heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
-        let p = Partition::parse(partition, goal).unwrap();
-        let tables = p
-            .groups
+        let (name, parts) = parse_partitions(partition, goal).unwrap();
+        let tables = distinct_groups(&parts)
             .iter()
             .map(|g| build(goal, g, &|_, _| {}))
             .collect();
-        PdbHeuristic::new(goal, p, tables, reflect)
+        PdbHeuristic::max_of(goal, name, parts, tables, reflect)
     }
 
     #[test]
@@ -331,6 +411,56 @@ pub(crate) mod tests {
                     // Single tiles: exactly Manhattan distance.
                     assert_eq!(sums[0], sums[1]);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_maximum_over_partitions_is_admissible_and_each_ones_maximum() {
+        // Every 8-puzzle state by exact distance: the maximum over three partitions (the
+        // third shares a group, and so a table, with the first) is at most the distance, is
+        // exactly the largest of the three heuristics evaluated alone, and is larger than
+        // each of them on some states.
+        let goal = goal3();
+        let texts = ["1,2,3,4/5,6,7,8", "1,2,5/3,6/4,7,8", "1,2,3,4/5,8/6,7"];
+        let singles: Vec<PdbHeuristic> = texts.iter().map(|t| heuristic(&goal, t, true)).collect();
+        let h = heuristic(&goal, &texts.join("|"), true);
+        assert_eq!((h.parts.len(), h.tables.len()), (3, 7));
+        assert_eq!(h.name, texts.join("|"));
+        let mut above = [0u32; 3];
+        for (d, layer) in boards_by_distance(&goal).iter().enumerate() {
+            for b in layer {
+                let each: Vec<u32> = singles.iter().map(|s| s.evaluate(&b.cells)).collect();
+                let v = h.evaluate(&b.cells);
+                assert!(v as usize <= d, "{v} > {d} on {}", b.list());
+                assert_eq!(v, *each.iter().max().unwrap(), "{}", b.list());
+                for (a, e) in above.iter_mut().zip(&each) {
+                    *a += u32::from(v > *e);
+                }
+            }
+        }
+        assert!(above.iter().all(|&a| a > 1000), "{above:?}");
+    }
+
+    #[test]
+    fn several_partitions_parse_and_reject_bad_input() {
+        let g4 = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let (name, parts) = parse_partitions("pdb:5-5-5|1,2/3,4", &g4).unwrap();
+        assert_eq!(name, "5-5-5|1,2/3,4");
+        assert_eq!(parts[1].groups, vec![vec![1, 2], vec![3, 4]]);
+        let err = |t: &str| parse_partitions(t, &g4).unwrap_err().to_string();
+        assert!(err("5-5-5|").contains("empty group"));
+        assert!(err("5-5-5|6-6-6-6").contains("5x5"));
+        assert!(err("5-5-5|1,2/2").contains("two groups"));
+        assert!(err(&["1"; MAX_PARTS + 1].join("|")).contains("limit"));
+        for (name, side, texts) in CATALOGUES {
+            let g = Board::default_goal(Shape::new(*side, *side).unwrap(), 1);
+            let (n, parts) = parse_partitions(name, &g).unwrap();
+            assert_eq!((n.as_str(), parts.len()), (*name, texts.len()));
+            assert_eq!(named_side(name), Some(*side));
+            for p in parts {
+                let tiles: usize = p.groups.iter().map(Vec::len).sum();
+                assert_eq!(tiles, g.len() - 1, "{name} covers the board");
             }
         }
     }

@@ -1,11 +1,17 @@
 //! The heuristic names of pattern databases (`pdb:7-8`, `pdb:1,2,3/4,5,6`) as IDA* and the
 //! pipeline take them beside the computed heuristics, and their checks.
 
-use super::Partition;
+use super::parse_partitions_text;
 
 /// The heuristic names of the built-in partitions (`pdb:7-8`), as the pipeline's
 /// `tiles/ida` accepts them beside the classic heuristics.
-pub const HEURISTIC_NAMES: &[&str] = &["pdb:5-5-5", "pdb:6-6-3", "pdb:7-8", "pdb:6-6-6-6"];
+pub const HEURISTIC_NAMES: &[&str] = &[
+    "pdb:5-5-5",
+    "pdb:6-6-3",
+    "pdb:7-8",
+    "pdb:6-6-6-6",
+    "pdb:6-6-6-6x7",
+];
 
 /// The partition text of a heuristic name `pdb:PARTITION`, or `None` for other names.
 pub fn heuristic_partition(name: &str) -> Option<&str> {
@@ -14,7 +20,7 @@ pub fn heuristic_partition(name: &str) -> Option<&str> {
 
 /// Checks a heuristic name as IDA* takes it: a computed heuristic
 /// ([`crate::tiles::heuristic::Heuristic::NAMES`]) or `pdb:` and a partition
-/// ([`Partition::parse_text`]; whether its tiles are on the board is checked when its
+/// ([`parse_partitions_text`]: one partition, or several separated by `|`; whether its tiles are on the board is checked when its
 /// tables are loaded).
 pub fn check_ida_heuristic(name: &str) -> Result<(), String> {
     use crate::tiles::heuristic::Heuristic;
@@ -22,7 +28,7 @@ pub fn check_ida_heuristic(name: &str) -> Result<(), String> {
         return Ok(());
     }
     match heuristic_partition(name) {
-        Some(p) => Partition::parse_text(p).map(|_| ()),
+        Some(p) => parse_partitions_text(p).map(|_| ()),
         None => Err(format!(
             "not a heuristic (expected {}, {}, or pdb: and groups of tiles like pdb:1,2,3/4,5,6)",
             Heuristic::NAMES.join(", "),

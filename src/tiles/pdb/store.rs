@@ -2,7 +2,6 @@
 //! the cache folder of tables: load when present and valid, else build and save; the
 //! process-wide sharing of a partition's heuristic between the runs of a pipeline.
 
-use super::Partition;
 use super::build::build;
 use super::heuristic::PdbHeuristic;
 use super::rank::Pattern;
@@ -210,20 +209,20 @@ pub fn shared(
     partition: &str,
     ctx: &crate::pipeline::runner::RunContext,
 ) -> anyhow::Result<(Arc<PdbHeuristic>, bool)> {
-    let p = Partition::parse(partition, goal)?;
+    let (name, parts) = super::parse_partitions(partition, goal)?;
     let cache = ctx.cache_dir()?;
     let key = format!(
         "tiles/pdb|{}|{}|{:?}|{}",
         cache.display(),
         goal.width,
         goal.tiles(),
-        p.name
+        name
     );
     ctx.memo.get_or_try_init(&key, || {
-        let groups = p.groups.clone();
+        let groups = super::distinct_groups(&parts);
         let note = |text: &str| ctx.observer.note(text);
         let progress = progress_lines(&groups, &note);
-        Ok(PdbHeuristic::load_or_build(goal, p, cache, true, &progress)?.0)
+        Ok(PdbHeuristic::load_or_build(goal, name, parts, cache, true, &progress)?.0)
     })
 }
 
