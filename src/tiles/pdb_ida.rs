@@ -272,7 +272,7 @@ impl<'a> Search<'a> {
     /// (4 = none), never undone; with it, the machine's state, and the moves that
     /// complete a forbidden sequence are not generated. The heuristic is the maximum over
     /// the orientations' sums.
-    fn dfs<const FSM: bool, const N: usize>(
+    fn dfs<const FSM: bool, const N: usize, const L: usize>(
         &mut self,
         blank: usize,
         g: u32,
@@ -284,14 +284,18 @@ impl<'a> Search<'a> {
         }
         self.c.expanded += 1;
         let h = self.h;
-        // N: the number of orientations when the code is specialised for it, else 0.
+        // N: the number of orientations when the code is specialised for it, else 0; L:
+        // the length of the undo records' array (N, else the most there can be).
         let n = if N > 0 { N } else { self.n_orient };
-        // The node's largest sum is looked up first in its children: the likeliest to
-        // prune them.
+        // With many orientations the node's largest sum is looked up first in its
+        // children: the likeliest to prune them (with two, choosing costs more than it
+        // saves).
         let mut first = 0;
-        for o in 1..n {
-            if self.pats[o].sum > self.pats[first].sum {
-                first = o;
+        if N == 0 {
+            for o in 1..n {
+                if self.pats[o].sum > self.pats[first].sum {
+                    first = o;
+                }
             }
         }
         for k in 0..4 {
@@ -325,7 +329,7 @@ impl<'a> Search<'a> {
             let base = g + 1 + nmd;
             let mut best = 0;
             let mut touched = 0u32;
-            let mut olds = [(0u32, 0u32); MAX_ORIENT];
+            let mut olds = [(0u32, 0u32); L];
             for j in 0..n {
                 let f = base + 2 * best;
                 if j > 0 && f > self.bound && f >= self.next_bound {
@@ -357,7 +361,7 @@ impl<'a> Search<'a> {
                 return true;
             } else {
                 self.path[g as usize] = k as u8;
-                found = self.dfs::<FSM, N>(np, g + 1, nmd, child_state);
+                found = self.dfs::<FSM, N, L>(np, g + 1, nmd, child_state);
             }
             if found {
                 return true;
@@ -392,9 +396,9 @@ impl<'a> Search<'a> {
     /// [`Self::dfs`] specialised for the common numbers of orientations.
     fn dfs_n<const FSM: bool>(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
         match self.n_orient {
-            1 => self.dfs::<FSM, 1>(blank, g, md, state),
-            2 => self.dfs::<FSM, 2>(blank, g, md, state),
-            _ => self.dfs::<FSM, 0>(blank, g, md, state),
+            1 => self.dfs::<FSM, 1, 1>(blank, g, md, state),
+            2 => self.dfs::<FSM, 2, 2>(blank, g, md, state),
+            _ => self.dfs::<FSM, 0, MAX_ORIENT>(blank, g, md, state),
         }
     }
 

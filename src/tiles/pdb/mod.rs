@@ -143,6 +143,11 @@ pub fn parse_partitions_text(text: &str) -> Result<(String, Vec<Partition>), Str
         Some((name, _, texts)) => (name.to_string(), texts.to_vec()),
         None => (String::new(), text.split('|').collect()),
     };
+    if texts.len() > 1 && texts.iter().any(|t| t.trim().is_empty()) {
+        return Err(format!(
+            "pattern database heuristic {text:?} has an empty partition (partitions are separated by |)"
+        ));
+    }
     let parts = (texts.iter())
         .map(|t| Partition::parse_text(t))
         .collect::<Result<Vec<_>, _>>()?;
@@ -449,7 +454,8 @@ pub(crate) mod tests {
         assert_eq!(name, "5-5-5|1,2/3,4");
         assert_eq!(parts[1].groups, vec![vec![1, 2], vec![3, 4]]);
         let err = |t: &str| parse_partitions(t, &g4).unwrap_err().to_string();
-        assert!(err("5-5-5|").contains("empty group"));
+        assert!(err("5-5-5|").contains("empty partition"));
+        assert!(err("|5-5-5").contains("empty partition"));
         assert!(err("5-5-5|6-6-6-6").contains("5x5"));
         assert!(err("5-5-5|1,2/2").contains("two groups"));
         assert!(err(&["1"; MAX_PARTS + 1].join("|")).contains("limit"));
