@@ -58,7 +58,7 @@ fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbH
             Err(_) => tables.push(pdb::build(&goal, g, &|_, _| {})),
         }
     }
-    Some(PdbHeuristic::max_of(&goal, name, parts, tables, true))
+    Some(PdbHeuristic::max_of(&goal, name, &parts, tables, true))
 }
 
 /// The serial search of `board` with the finite-state machine's pruning, as `{name}/fsm`

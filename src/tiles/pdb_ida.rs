@@ -148,6 +148,13 @@ impl Orientation {
     }
 }
 
+/// What a child's lookups changed: the orientations updated (a bit each) and each one's
+/// old (value, rank).
+struct Undo<const L: usize> {
+    touched: u32,
+    olds: [(u32, u32); L],
+}
+
 #[derive(Clone)]
 struct Search<'a> {
     h: &'a PdbHeuristic,
@@ -271,7 +278,9 @@ impl<'a> Search<'a> {
     /// Manhattan distance `md`). `state`: without `FSM`, the move that reached the node
     /// (4 = none), never undone; with it, the machine's state, and the moves that
     /// complete a forbidden sequence are not generated. The heuristic is the maximum over
-    /// the orientations' sums.
+    /// the orientations' sums. `N`: the number of orientations when the code is
+    /// specialised for it, else 0; `L`: the length of the undo records' array (N, else
+    /// the most there can be).
     fn dfs<const FSM: bool, const N: usize, const L: usize>(
         &mut self,
         blank: usize,
@@ -284,73 +293,17 @@ impl<'a> Search<'a> {
         }
         self.c.expanded += 1;
         let h = self.h;
-        // N: the number of orientations when the code is specialised for it, else 0; L:
-        // the length of the undo records' array (N, else the most there can be).
-        let n = if N > 0 { N } else { self.n_orient };
-        // With many orientations the node's largest sum is looked up first in its
-        // children: the likeliest to prune them (with two, choosing costs more than it
-        // saves).
-        let mut first = 0;
-        if N == 0 {
-            for o in 1..n {
-                if self.pats[o].sum > self.pats[first].sum {
-                    first = o;
-                }
-            }
-        }
+        let first = self.first_orientation::<N>();
         for k in 0..4 {
-            if !FSM && state < 4 && k == self.moves.inverse[state as usize] {
+            let Some((np, child_state)) = self.child::<FSM>(blank, state, k) else {
                 continue;
-            }
-            let np = self.moves.nbr[blank][k];
-            if np == NONE {
-                continue;
-            }
-            let np = usize::from(np);
-            let child_state = match self.fsm {
-                Some(fsm) if FSM => {
-                    let next = fsm.step(state, self.moves.dir[k]);
-                    if fsm.banned(next, np) {
-                        continue;
-                    }
-                    next
-                }
-                _ => k as u32,
             };
             let tile = usize::from(self.cells[np]);
             self.c.generated += 1;
             let nmd = md + u32::from(h.md[tile][blank]) - u32::from(h.md[tile][np]);
             self.cells[blank] = tile as u8;
             self.cells[np] = 0;
-            // The moved tile's pattern in each orientation, looked up only while it can
-            // matter: while the child is not pruned, or might lower the next bound. When
-            // the rest are skipped their stale sums cannot matter: f is already above
-            // both the bound and the next bound.
-            let base = g + 1 + nmd;
-            let mut best = 0;
-            let mut touched = 0u32;
-            let mut olds = [(0u32, 0u32); L];
-            for j in 0..n {
-                let f = base + 2 * best;
-                if j > 0 && f > self.bound && f >= self.next_bound {
-                    break;
-                }
-                let o = match j {
-                    0 => first,
-                    j if j <= first => j - 1,
-                    j => j,
-                };
-                let or = &self.orient[o];
-                let gi = usize::from(or.group[tile]);
-                if gi < MAX_GROUPS {
-                    let table = &h.tables[usize::from(or.table[gi])];
-                    let i = usize::from(or.index[tile]);
-                    olds[o] = self.pats[o].update(table, gi, i, or.cell[blank]);
-                    touched |= 1 << o;
-                }
-                best = best.max(self.pats[o].sum);
-            }
-            let f = base + 2 * best;
+            let (f, undo) = self.look_up_child::<N, L>(tile, blank, g + 1 + nmd, first);
             let mut found = false;
             if f > self.bound {
                 if f < self.next_bound {
@@ -366,14 +319,7 @@ impl<'a> Search<'a> {
             if found {
                 return true;
             }
-            // Undo.
-            while touched != 0 {
-                let o = touched.trailing_zeros() as usize;
-                touched &= touched - 1;
-                let or = &self.orient[o];
-                let (gi, i) = (usize::from(or.group[tile]), usize::from(or.index[tile]));
-                self.pats[o].undo(gi, i, or.cell[np], olds[o]);
-            }
+            self.undo_child(tile, np, &undo);
             self.cells[np] = tile as u8;
             self.cells[blank] = 0;
             if self.c.limit_reached || self.cancelled {
@@ -384,6 +330,99 @@ impl<'a> Search<'a> {
             self.c.max_depth = g + 1;
         }
         false
+    }
+
+    /// The orientation looked up first in the node's children: with many, the node's
+    /// largest sum, the likeliest to prune them; with one or two (`N` > 0), the first
+    /// (choosing costs more than it saves).
+    #[inline(always)]
+    fn first_orientation<const N: usize>(&self) -> usize {
+        let mut first = 0;
+        if N == 0 {
+            for o in 1..self.n_orient {
+                if self.pats[o].sum > self.pats[first].sum {
+                    first = o;
+                }
+            }
+        }
+        first
+    }
+
+    /// The blank's move `k` from `blank`, when generated: the cell it moves to and the
+    /// child's pruning state (see [`Self::dfs`]).
+    #[inline(always)]
+    fn child<const FSM: bool>(&self, blank: usize, state: u32, k: usize) -> Option<(usize, u32)> {
+        if !FSM && state < 4 && k == self.moves.inverse[state as usize] {
+            return None;
+        }
+        let np = self.moves.nbr[blank][k];
+        if np == NONE {
+            return None;
+        }
+        let np = usize::from(np);
+        match self.fsm {
+            Some(fsm) if FSM => {
+                let next = fsm.step(state, self.moves.dir[k]);
+                (!fsm.banned(next, np)).then_some((np, next))
+            }
+            _ => Some((np, k as u32)),
+        }
+    }
+
+    /// The child's f after `tile` moved to `blank` (`base`: its g + Manhattan distance),
+    /// `first` orientation first. The moved tile's pattern in each orientation is looked
+    /// up only while it can matter: while the child is not pruned, or might lower the
+    /// next bound. When the rest are skipped their stale sums cannot matter: f is already
+    /// above both the bound and the next bound. Returns f and what
+    /// [`Self::undo_child`] restores.
+    #[inline(always)]
+    fn look_up_child<const N: usize, const L: usize>(
+        &mut self,
+        tile: usize,
+        blank: usize,
+        base: u32,
+        first: usize,
+    ) -> (u32, Undo<L>) {
+        let n = if N > 0 { N } else { self.n_orient };
+        let mut best = 0;
+        let mut undo = Undo {
+            touched: 0,
+            olds: [(0, 0); L],
+        };
+        for j in 0..n {
+            let f = base + 2 * best;
+            if j > 0 && f > self.bound && f >= self.next_bound {
+                break;
+            }
+            let o = match j {
+                0 => first,
+                j if j <= first => j - 1,
+                j => j,
+            };
+            let or = &self.orient[o];
+            let gi = usize::from(or.group[tile]);
+            if gi < MAX_GROUPS {
+                let table = &self.h.tables[usize::from(or.table[gi])];
+                let i = usize::from(or.index[tile]);
+                undo.olds[o] = self.pats[o].update(table, gi, i, or.cell[blank]);
+                undo.touched |= 1 << o;
+            }
+            best = best.max(self.pats[o].sum);
+        }
+        (base + 2 * best, undo)
+    }
+
+    /// Moves `tile` back to `np` in the orientations [`Self::look_up_child`] updated.
+    #[inline(always)]
+    fn undo_child<const L: usize>(&mut self, tile: usize, np: usize, undo: &Undo<L>) {
+        let mut touched = undo.touched;
+        while touched != 0 {
+            let o = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            let or = &self.orient[o];
+            let (gi, i) = (usize::from(or.group[tile]), usize::from(or.index[tile]));
+            self.pats[o].undo(gi, i, or.cell[np], undo.olds[o]);
+        }
     }
 
     fn run(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
@@ -705,6 +744,34 @@ mod tests {
         states
     }
 
+    /// The serial search of `start` with `options`, checked to reach `h`'s goal in exactly
+    /// `optimal` moves.
+    fn solve_optimally(
+        start: &Board,
+        h: &PdbHeuristic,
+        options: Options,
+        optimal: usize,
+    ) -> IdaResult {
+        let r = solve_with(start, h, MoveOrder::KORF, options, Control::default());
+        assert_eq!(r.solution_length(), Some(optimal), "{}", start.list());
+        assert_eq!(
+            replay(start, r.moves.as_ref().unwrap()).last(),
+            Some(&h.goal)
+        );
+        r
+    }
+
+    /// Checks that the parallel search of `start` counts and moves as the serial `r`.
+    fn assert_parallel_as_serial(start: &Board, h: &PdbHeuristic, options: Options, r: &IdaResult) {
+        let p = solve_parallel_with(start, h, MoveOrder::KORF, options);
+        assert_eq!(
+            (p.generated, p.expanded, &p.moves),
+            (r.generated, r.expanded, &r.moves),
+            "{}",
+            start.list()
+        );
+    }
+
     #[test]
     fn pdb_ida_is_optimal_and_admissible_on_random_4x4_states() {
         let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
@@ -891,12 +958,9 @@ mod tests {
             for code in layer.iter().step_by(499) {
                 let b = super::super::census::unpack(*code, shape);
                 let plain = solve(&b, &h, MoveOrder::KORF, None);
-                let r = solve_with(&b, &h, MoveOrder::KORF, fsm, Control::default());
-                assert_eq!(r.solution_length(), Some(d), "{}", b.list());
-                assert_eq!(replay(&b, r.moves.as_ref().unwrap()).last(), Some(&goal));
+                let r = solve_optimally(&b, &h, fsm, d);
                 assert_eq!(r.h0, plain.h0);
-                let p = solve_parallel_with(&b, &h, MoveOrder::KORF, fsm);
-                assert_eq!((p.generated, &p.moves), (r.generated, &r.moves));
+                assert_parallel_as_serial(&b, &h, fsm, &r);
                 plain_total += plain.generated;
                 fsm_total += r.generated;
             }
@@ -919,18 +983,9 @@ mod tests {
         for id in [1u32, 3, 9, 12, 17, 42, 60, 88] {
             let inst = InstanceSet::Korf100.instance(id).unwrap();
             let plain = solve(&inst.board, &h, MoveOrder::KORF, None);
-            let r = solve_with(&inst.board, &h, MoveOrder::KORF, fsm, Control::default());
-            assert_eq!(r.solution_length(), Some(inst.optimal as usize), "{id}");
-            assert_eq!(
-                replay(&inst.board, r.moves.as_ref().unwrap()).last(),
-                Some(&goal)
-            );
+            let r = solve_optimally(&inst.board, &h, fsm, inst.optimal as usize);
             if id == 17 {
-                let p = solve_parallel_with(&inst.board, &h, MoveOrder::KORF, fsm);
-                assert_eq!(
-                    (p.generated, p.expanded, &p.moves),
-                    (r.generated, r.expanded, &r.moves)
-                );
+                assert_parallel_as_serial(&inst.board, &h, fsm, &r);
             }
             plain_total += plain.generated;
             fsm_total += r.generated;
@@ -974,14 +1029,8 @@ mod tests {
             let (mut one_total, mut both_total) = (0, 0);
             for id in [1u32, 9, 12, 17, 42, 60] {
                 let inst = InstanceSet::Korf100.instance(id).unwrap();
-                let solve =
-                    |h| solve_with(&inst.board, h, MoveOrder::KORF, options, Control::default());
+                let solve = |h| solve_optimally(&inst.board, h, options, inst.optimal as usize);
                 let (a, b, c) = (solve(&one), solve(&both), solve(&swapped));
-                assert_eq!(b.solution_length(), Some(inst.optimal as usize), "{id}");
-                assert_eq!(
-                    replay(&inst.board, b.moves.as_ref().unwrap()).last(),
-                    Some(&goal)
-                );
                 assert!(b.h0 >= a.h0);
                 assert_eq!(
                     (b.generated, b.expanded, &b.moves),
@@ -989,8 +1038,7 @@ mod tests {
                     "{id}"
                 );
                 if id == 17 {
-                    let p = solve_parallel_with(&inst.board, &both, MoveOrder::KORF, options);
-                    assert_eq!((p.generated, &p.moves), (b.generated, &b.moves));
+                    assert_parallel_as_serial(&inst.board, &both, options, &b);
                 }
                 one_total += a.generated;
                 both_total += b.generated;

@@ -47,7 +47,6 @@ impl Reflection {
 /// heuristic's tables, which several partitions may share) and each tile's place in it.
 #[derive(Debug, Clone)]
 pub struct Part {
-    pub partition: Partition,
     /// `table[g]`: the heuristic's table of group g.
     pub table: Vec<usize>,
     /// `group[t]`: the group of tile t (u8::MAX for none), `index[t]`: its place in it.
@@ -80,7 +79,7 @@ impl PdbHeuristic {
     /// The heuristic of one partition from its tables (in the partition's group order).
     pub fn new(goal: &Board, partition: Partition, tables: Vec<Table>, reflect: bool) -> Self {
         let name = partition.name.clone();
-        PdbHeuristic::max_of(goal, name, vec![partition], tables, reflect)
+        PdbHeuristic::max_of(goal, name, &[partition], tables, reflect)
     }
 
     /// The maximum over `partitions` (at most [`MAX_PARTS`]), from the tables of their
@@ -88,15 +87,15 @@ impl PdbHeuristic {
     pub fn max_of(
         goal: &Board,
         name: String,
-        partitions: Vec<Partition>,
+        partitions: &[Partition],
         tables: Vec<Table>,
         reflect: bool,
     ) -> Self {
         assert!((1..=MAX_PARTS).contains(&partitions.len()));
-        let distinct = distinct_groups(&partitions);
+        let distinct = distinct_groups(partitions);
         assert_eq!(distinct.len(), tables.len());
         let parts = partitions
-            .into_iter()
+            .iter()
             .map(|partition| {
                 let mut group = [u8::MAX; MAX_CELLS + 1];
                 let mut index = [0u8; MAX_CELLS + 1];
@@ -110,7 +109,6 @@ impl PdbHeuristic {
                     .map(|g| distinct.iter().position(|d| d == g).unwrap_or(0))
                     .collect();
                 Part {
-                    partition,
                     table,
                     group,
                     index,
@@ -174,7 +172,7 @@ impl PdbHeuristic {
             tables.push(t);
             origins.push(o);
         }
-        let h = PdbHeuristic::max_of(goal, name, partitions, tables, reflect);
+        let h = PdbHeuristic::max_of(goal, name, &partitions, tables, reflect);
         Ok((h, origins))
     }
 

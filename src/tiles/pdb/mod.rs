@@ -324,7 +324,7 @@ pub(crate) mod tests {
             .iter()
             .map(|g| build(goal, g, &|_, _| {}))
             .collect();
-        PdbHeuristic::max_of(goal, name, parts, tables, reflect)
+        PdbHeuristic::max_of(goal, name, &parts, tables, reflect)
     }
 
     #[test]
