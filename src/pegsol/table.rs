@@ -155,35 +155,6 @@ impl Key for u128 {
     }
 }
 
-/// `n` empty slots for a set that has outgrown its first array. On Linux, a large array
-/// is marked for transparent huge pages before it is touched: lookups land anywhere in
-/// it, and 2 MB pages spare a TLB miss on each. (Not done for the first array: a short
-/// search would pay for zeroing whole 2 MB pages it barely touches.)
-fn huge_zeroed<K: Key>(n: usize) -> Vec<K> {
-    let v = vec![K::default(); n];
-    #[cfg(target_os = "linux")]
-    {
-        const MADV_HUGEPAGE: i32 = 14;
-        const PAGE: usize = 4096;
-        unsafe extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        let bytes = n * std::mem::size_of::<K>();
-        if bytes >= 4 << 20 {
-            let start = v.as_ptr() as usize;
-            let aligned = start.next_multiple_of(PAGE);
-            let len = (start + bytes - aligned) / PAGE * PAGE;
-            // SAFETY: the range lies inside `v`'s allocation and is page-aligned; the
-            // advice only changes how the kernel backs the pages, not their contents.
-            // Failure (an old kernel, THP disabled) is harmless and ignored.
-            unsafe {
-                madvise(aligned as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
-            }
-        }
-    }
-    v
-}
-
 /// A growable hash set of non-zero keys.
 pub struct KeySet<K: Key> {
     slots: Vec<K>,
@@ -289,7 +260,9 @@ impl<K: Key> KeySet<K> {
     fn grow(&mut self) {
         let old = std::mem::take(&mut self.slots);
         let cap = old.len() * 2;
-        self.slots = huge_zeroed(cap);
+        // Marked for huge pages: lookups land anywhere in it. (Not the first array: a short
+        // search would pay for zeroing whole 2 MB pages it barely touches.)
+        self.slots = crate::util::huge::huge_zeroed(cap);
         self.mask = cap - 1;
         self.grow_at = cap / 4 * 3;
         for k in old {

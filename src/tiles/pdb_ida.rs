@@ -7,10 +7,13 @@
 //! place and the heuristic incrementally: a move changes one tile's Manhattan distance and,
 //! in each sum the heuristic maximises over (an *orientation*: a partition of the state,
 //! or of its reflection), the rank of one pattern, so each child costs a rank and a
-//! lookup per orientation. The orientation with the node's largest sum is looked up
-//! first (the likeliest to prune the child), the others only while the maximum so far
-//! neither prunes the child nor stops it from lowering the next bound, so the counts are
-//! those of the full maximum, whatever the partitions' order.
+//! lookup per orientation. When every table has a spread copy ([`super::pdb::Spread`],
+//! indexed by the tiles' cells), the rank is an index into it, and a move adds one
+//! multiple of the tile's place value to it instead of re-ranking the pattern; the values
+//! and so the counts are the packed tables'. The orientation with the node's largest sum
+//! is looked up first (the likeliest to prune the child), the others only while the
+//! maximum so far neither prunes the child nor stops it from lowering the next bound, so
+//! the counts are those of the full maximum, whatever the partitions' order.
 //!
 //! **Parallel search** ([`solve_parallel`]). Each iteration enumerates the tree down to
 //! a frontier depth (deepened until there are enough subtrees), then the threads take the
@@ -24,7 +27,7 @@
 use super::board::{Board, MAX_CELLS, MoveOrder};
 use super::deepen::{Control, Counters, IdaResult, Iterate, Iteration, MAX_PATH, Moves, NONE};
 use super::fsm::{Fsm, Pruning};
-use super::pdb::{MAX_PARTS, PdbHeuristic, Table};
+use super::pdb::{MAX_PARTS, PdbHeuristic, Spread, Table};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -56,12 +59,17 @@ struct Patterns {
 }
 
 impl Patterns {
-    /// Ranks and looks up every pattern from `pos`, group g's table being `tables[g]`.
-    fn rank_all<'t>(&mut self, tables: impl Iterator<Item = &'t Table>) {
+    /// Ranks and looks up every pattern from `pos`, group g's table being
+    /// `tables[groups[g]]`, by its spread copy `spreads[groups[g]]` when there are some.
+    fn rank_all(&mut self, tables: &[Table], spreads: &[Spread], groups: &[u8]) {
         self.sum = 0;
-        for (g, table) in tables.enumerate() {
-            self.rank[g] = table.pattern.rank(&self.pos[g][..table.pattern.len()]);
-            self.val[g] = table.get(self.rank[g]);
+        for (g, &t) in groups.iter().enumerate() {
+            let (table, t) = (&tables[usize::from(t)], usize::from(t));
+            let pos = &self.pos[g][..table.pattern.len()];
+            (self.rank[g], self.val[g]) = match spreads.get(t) {
+                Some(s) => (s.index(pos), s.get(s.index(pos))),
+                None => (table.pattern.rank(pos), table.get(table.pattern.rank(pos))),
+            };
             self.sum += self.val[g];
         }
     }
@@ -75,7 +83,22 @@ impl Patterns {
             .pattern
             .rank_moved(&pos[..table.pattern.len()], self.rank[g], i, to);
         pos[i] = to;
-        let v = table.get(r);
+        self.set(g, r, table.get(r))
+    }
+
+    /// [`Self::update`] with ranks that are indexes into spread copies: the index moves
+    /// by the cell's change times the tile's place.
+    #[inline(always)]
+    fn update_spread(&mut self, spread: &Spread, g: usize, i: usize, to: u8) -> (u32, u32) {
+        let from = std::mem::replace(&mut self.pos[g][i], to);
+        let step = (i32::from(to) - i32::from(from)) * spread.place(i) as i32;
+        let r = self.rank[g].wrapping_add_signed(step);
+        self.set(g, r, spread.get(r))
+    }
+
+    /// Sets pattern g's rank and value, returning the old (value, rank).
+    #[inline(always)]
+    fn set(&mut self, g: usize, r: u32, v: u32) -> (u32, u32) {
         let old = (self.val[g], self.rank[g]);
         self.val[g] = v;
         self.rank[g] = r;
@@ -158,6 +181,9 @@ struct Undo<const L: usize> {
 #[derive(Clone)]
 struct Search<'a> {
     h: &'a PdbHeuristic,
+    /// The tables' spread copies, when the heuristic has them: the patterns' ranks are
+    /// then indexes into these.
+    spreads: &'a [Spread],
     moves: Moves,
     /// The duplicate-sequence machine, when pruning with one.
     fsm: Option<&'a Fsm>,
@@ -193,6 +219,7 @@ impl<'a> Search<'a> {
         orient[..all.len()].copy_from_slice(&all);
         let mut s = Search {
             h,
+            spreads: h.spreads(),
             moves: Moves::new(start.shape(), order),
             fsm,
             cells,
@@ -224,11 +251,7 @@ impl<'a> Search<'a> {
                     pats.pos[usize::from(g)][usize::from(o.index[t])] = o.cell[c];
                 }
             }
-            pats.rank_all(
-                o.table[..o.groups]
-                    .iter()
-                    .map(|&i| &h.tables[usize::from(i)]),
-            );
+            pats.rank_all(&h.tables, self.spreads, &o.table[..o.groups]);
         }
     }
 
@@ -280,8 +303,8 @@ impl<'a> Search<'a> {
     /// complete a forbidden sequence are not generated. The heuristic is the maximum over
     /// the orientations' sums. `N`: the number of orientations when the code is
     /// specialised for it, else 0; `L`: the length of the undo records' array (N, else
-    /// the most there can be).
-    fn dfs<const FSM: bool, const N: usize, const L: usize>(
+    /// the most there can be); `SPREAD`: the ranks are indexes into the spread copies.
+    fn dfs<const FSM: bool, const N: usize, const L: usize, const SPREAD: bool>(
         &mut self,
         blank: usize,
         g: u32,
@@ -294,6 +317,12 @@ impl<'a> Search<'a> {
         self.c.expanded += 1;
         let h = self.h;
         let first = self.first_orientation::<N>();
+        // One record for the node's children, filled by each child's lookups: made once
+        // and borrowed (a record moved out of a call is copied, which costs more).
+        let mut undo = Undo {
+            touched: 0,
+            olds: [(0, 0); L],
+        };
         for k in 0..4 {
             let Some((np, child_state)) = self.child::<FSM>(blank, state, k) else {
                 continue;
@@ -303,7 +332,7 @@ impl<'a> Search<'a> {
             let nmd = md + u32::from(h.md[tile][blank]) - u32::from(h.md[tile][np]);
             self.cells[blank] = tile as u8;
             self.cells[np] = 0;
-            let (f, undo) = self.look_up_child::<N, L>(tile, blank, g + 1 + nmd, first);
+            let f = self.look_up_child::<N, L, SPREAD>(tile, blank, g + 1 + nmd, first, &mut undo);
             let mut found = false;
             if f > self.bound {
                 if f < self.next_bound {
@@ -314,7 +343,7 @@ impl<'a> Search<'a> {
                 return true;
             } else {
                 self.path[g as usize] = k as u8;
-                found = self.dfs::<FSM, N, L>(np, g + 1, nmd, child_state);
+                found = self.dfs::<FSM, N, L, SPREAD>(np, g + 1, nmd, child_state);
             }
             if found {
                 return true;
@@ -373,22 +402,20 @@ impl<'a> Search<'a> {
     /// `first` orientation first. The moved tile's pattern in each orientation is looked
     /// up only while it can matter: while the child is not pruned, or might lower the
     /// next bound. When the rest are skipped their stale sums cannot matter: f is already
-    /// above both the bound and the next bound. Returns f and what
+    /// above both the bound and the next bound. Returns f, and fills `undo` with what
     /// [`Self::undo_child`] restores.
     #[inline(always)]
-    fn look_up_child<const N: usize, const L: usize>(
+    fn look_up_child<const N: usize, const L: usize, const SPREAD: bool>(
         &mut self,
         tile: usize,
         blank: usize,
         base: u32,
         first: usize,
-    ) -> (u32, Undo<L>) {
+        undo: &mut Undo<L>,
+    ) -> u32 {
         let n = if N > 0 { N } else { self.n_orient };
         let mut best = 0;
-        let mut undo = Undo {
-            touched: 0,
-            olds: [(0, 0); L],
-        };
+        undo.touched = 0;
         for j in 0..n {
             let f = base + 2 * best;
             if j > 0 && f > self.bound && f >= self.next_bound {
@@ -402,14 +429,20 @@ impl<'a> Search<'a> {
             let or = &self.orient[o];
             let gi = usize::from(or.group[tile]);
             if gi < MAX_GROUPS {
-                let table = &self.h.tables[usize::from(or.table[gi])];
-                let i = usize::from(or.index[tile]);
-                undo.olds[o] = self.pats[o].update(table, gi, i, or.cell[blank]);
+                let (t, i, to) = (
+                    usize::from(or.table[gi]),
+                    usize::from(or.index[tile]),
+                    or.cell[blank],
+                );
+                undo.olds[o] = match SPREAD {
+                    true => self.pats[o].update_spread(&self.spreads[t], gi, i, to),
+                    false => self.pats[o].update(&self.h.tables[t], gi, i, to),
+                };
                 undo.touched |= 1 << o;
             }
             best = best.max(self.pats[o].sum);
         }
-        (base + 2 * best, undo)
+        base + 2 * best
     }
 
     /// Moves `tile` back to `np` in the orientations [`Self::look_up_child`] updated.
@@ -426,18 +459,26 @@ impl<'a> Search<'a> {
     }
 
     fn run(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
-        match self.fsm.is_some() {
-            true => self.dfs_n::<true>(blank, g, md, state),
-            false => self.dfs_n::<false>(blank, g, md, state),
+        match (self.fsm.is_some(), !self.spreads.is_empty()) {
+            (true, true) => self.dfs_n::<true, true>(blank, g, md, state),
+            (true, false) => self.dfs_n::<true, false>(blank, g, md, state),
+            (false, true) => self.dfs_n::<false, true>(blank, g, md, state),
+            (false, false) => self.dfs_n::<false, false>(blank, g, md, state),
         }
     }
 
     /// [`Self::dfs`] specialised for the common numbers of orientations.
-    fn dfs_n<const FSM: bool>(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
+    fn dfs_n<const FSM: bool, const SPREAD: bool>(
+        &mut self,
+        blank: usize,
+        g: u32,
+        md: u32,
+        state: u32,
+    ) -> bool {
         match self.n_orient {
-            1 => self.dfs::<FSM, 1, 1>(blank, g, md, state),
-            2 => self.dfs::<FSM, 2, 2>(blank, g, md, state),
-            _ => self.dfs::<FSM, 0, MAX_ORIENT>(blank, g, md, state),
+            1 => self.dfs::<FSM, 1, 1, SPREAD>(blank, g, md, state),
+            2 => self.dfs::<FSM, 2, 2, SPREAD>(blank, g, md, state),
+            _ => self.dfs::<FSM, 0, MAX_ORIENT, SPREAD>(blank, g, md, state),
         }
     }
 
@@ -1047,6 +1088,35 @@ mod tests {
                 both_total * 4 < one_total * 3,
                 "{pruning:?}: {both_total} of {one_total}"
             );
+        }
+    }
+
+    #[test]
+    fn spread_copies_search_the_same_tree_as_the_packed_tables() {
+        // The spread copies change how a pattern's rank is kept, not its value: the
+        // counts, thresholds and solutions are the packed tables', with one partition
+        // (the search specialised for two orientations) and with the maximum over two
+        // (the general one), with either pruning.
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        for text in ["5-5-5", "5-5-5|1,2,5,6,9/3,4,7,8,11/10,12,13,14,15"] {
+            let spread = heuristic(&goal, text, true);
+            assert_eq!(spread.spreads().len(), spread.tables.len());
+            let packed = heuristic(&goal, text, true).without_spreads();
+            assert!(packed.spreads().is_empty());
+            for pruning in [Pruning::Parent, Pruning::Fsm] {
+                for id in [1u32, 9, 12, 17] {
+                    let inst = InstanceSet::Korf100.instance(id).unwrap();
+                    let solve = |h| {
+                        solve_optimally(&inst.board, h, Options { pruning }, inst.optimal as usize)
+                    };
+                    let (a, b) = (solve(&spread), solve(&packed));
+                    assert_eq!(
+                        (a.generated, a.expanded, &a.moves, a.thresholds_text()),
+                        (b.generated, b.expanded, &b.moves, b.thresholds_text()),
+                        "{text}, {pruning:?}, instance {id}"
+                    );
+                }
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! Small utilities shared by every layer, knowing nothing of the rest of the program:
 //! atomic file writes ([`atomic`]), cancellation ([`cancel`]), the built-in configs and
-//! studies ([`catalog`]), user errors and exit codes ([`error`]), reading input with
+//! studies ([`catalog`]), user errors and exit codes ([`error`]), arrays on huge pages
+//! ([`huge`]), reading input with
 //! limits ([`input`]), values computed once per process ([`memo`]), memory budgets
 //! ([`memory`]), number formatting ([`numfmt`]), progress notes that `--quiet` silences
 //! ([`notice`]), the assignments' interactive prompts ([`prompt`]), seeded generators
@@ -10,6 +11,7 @@ pub mod atomic;
 pub mod cancel;
 pub mod catalog;
 pub mod error;
+pub mod huge;
 pub mod input;
 pub mod memo;
 pub mod memory;

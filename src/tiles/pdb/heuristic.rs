@@ -5,10 +5,13 @@
 //! admissible; the tables of groups the partitions share are loaded once).
 
 use super::Partition;
+use super::spread::Spread;
 use super::store::{Origin, check_cache, load_or_build};
 use super::table::Table;
 use crate::tiles::board::{Board, MAX_CELLS};
+use rayon::prelude::*;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// The reflection about the main diagonal, as a map of cells and of tiles.
 #[derive(Debug, Clone)]
@@ -70,6 +73,8 @@ pub struct PdbHeuristic {
     pub md: [[u8; MAX_CELLS]; MAX_CELLS + 1],
     /// Taken into account when `Some` (and `use_reflection`).
     pub reflection: Option<Reflection>,
+    /// The tables' spread copies for the search ([`Self::spreads`]), made on first use.
+    spreads: OnceLock<Vec<Spread>>,
 }
 
 /// The most partitions a heuristic maximises over.
@@ -132,7 +137,18 @@ impl PdbHeuristic {
             tables,
             md,
             reflection: if reflect { Reflection::of(goal) } else { None },
+            spreads: OnceLock::new(),
         }
+    }
+
+    /// The tables' [`Spread`] copies, in the tables' order, or none when a table is too
+    /// large for one. Made (in parallel over the tables) by the first call, which
+    /// callers make while setting up, before they time a search.
+    pub fn spreads(&self) -> &[Spread] {
+        self.spreads.get_or_init(|| {
+            let copies: Option<Vec<Spread>> = self.tables.par_iter().map(Spread::of).collect();
+            copies.unwrap_or_default()
+        })
     }
 
     /// Manhattan distance as patterns of one tile each (tables of one entry a cell, built
@@ -176,7 +192,14 @@ impl PdbHeuristic {
         Ok((h, origins))
     }
 
-    /// The bytes all tables take.
+    /// The heuristic without spread copies: its searches use the packed tables.
+    #[cfg(test)]
+    pub(crate) fn without_spreads(mut self) -> PdbHeuristic {
+        self.spreads = OnceLock::from(Vec::new());
+        self
+    }
+
+    /// The bytes all tables take, packed by rank (as published sizes count them).
     pub fn bytes(&self) -> usize {
         self.tables.iter().map(Table::bytes).sum()
     }

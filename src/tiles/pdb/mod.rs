@@ -41,14 +41,16 @@
 //!
 //! **Files.** This file holds the partitions; `rank.rs` the perfect ranking of placements
 //! and its bit tricks, `build.rs` the breadth-first construction, `table.rs` the packed
-//! values, `store.rs` the disk format and cache, `heuristic.rs` the lookups with the
-//! reflection, `names.rs` the heuristic names (`pdb:7-8`) the pipeline accepts; their
-//! public items are re-exported here.
+//! values, `spread.rs` their copies indexed by cells for the search, `store.rs` the disk
+//! format and cache, `heuristic.rs` the lookups with the reflection, `names.rs` the
+//! heuristic names (`pdb:7-8`) the pipeline accepts; their public items are re-exported
+//! here.
 
 mod build;
 mod heuristic;
 mod names;
 mod rank;
+mod spread;
 mod store;
 mod table;
 
@@ -56,6 +58,7 @@ pub use build::build;
 pub use heuristic::{MAX_PARTS, Part, PdbHeuristic, Reflection, distinct_groups};
 pub use names::{HEURISTIC_NAMES, check_ida_heuristic, heuristic_partition, split_heuristics};
 pub use rank::Pattern;
+pub use spread::{MAX_SPREAD_ENTRIES, Spread};
 pub use store::{
     DEFAULT_CACHE_DIR, FORMAT_VERSION, Origin, cache_file, check_cache, histogram_text, load,
     load_or_build, progress_lines, save, shared,

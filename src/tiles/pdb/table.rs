@@ -52,6 +52,11 @@ impl Table {
         u32::from((byte >> ((rank & self.shift_bits) << 2)) & self.mask)
     }
 
+    /// How the values are packed: (0 for bytes or 1 for nibbles, the entry's mask).
+    pub(super) fn packing(&self) -> (u32, u8) {
+        (self.shift_bits, self.mask)
+    }
+
     /// The bytes the values take.
     pub fn bytes(&self) -> usize {
         self.data.len()
