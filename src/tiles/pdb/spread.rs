@@ -113,17 +113,6 @@ impl Spread {
     }
 }
 
-/// Whether the placement `pos` has its tiles on distinct cells.
-#[cfg(test)]
-fn distinct(pos: &[u8]) -> bool {
-    let mut seen = 0u32;
-    pos.iter().all(|&c| {
-        let fresh = seen & (1 << c) == 0;
-        seen |= 1 << c;
-        fresh
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::rank::Pattern;
@@ -131,6 +120,16 @@ mod tests {
     use crate::tiles::board::{Board, Shape};
     use crate::util::rng::rng_from_seed;
     use rand::RngExt;
+
+    /// Whether the placement `pos` has its tiles on distinct cells.
+    fn distinct(pos: &[u8]) -> bool {
+        let mut seen = 0u32;
+        pos.iter().all(|&c| {
+            let fresh = seen & (1 << c) == 0;
+            seen |= 1 << c;
+            fresh
+        })
+    }
 
     /// Every placement's spread entry is its table entry, on patterns of one to five tiles,
     /// and a move changes the index by (to − from) · place.
