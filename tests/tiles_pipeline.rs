@@ -184,7 +184,10 @@ fn bad_tiles_settings_are_one_line_errors() {
         &["--quiet"],
         &["sweep.heuristic=[\"pdb:7-9\"]"],
     );
-    assert_user_error(&r, "expected 5-5-5, 6-6-3, 7-8, 6-6-6-6 or groups of tiles");
+    assert_user_error(
+        &r,
+        "expected 5-5-5, 6-6-3, 7-8, 6-6-6-6, a catalogue of partitions (6-6-6-6x7, 6-6-6-6x14), or groups of tiles",
+    );
     // The machine needs a search with its options: Manhattan distance or pattern databases.
     let r = run_config(
         "korf100",

@@ -122,6 +122,8 @@ impl Patterns {
 
 /// The most orientations: each partition, plain and reflected.
 const MAX_ORIENT: usize = 2 * MAX_PARTS;
+/// Half as many, the undo records' length for up to eight partitions.
+const HALF_ORIENT: usize = MAX_PARTS;
 
 /// One sum the heuristic maximises over: a partition of the state, or of its reflection,
 /// as maps from the searched board's tiles and cells.
@@ -482,6 +484,8 @@ impl<'a> Search<'a> {
         match self.n_orient {
             1 => self.dfs::<FSM, 1, 1, SPREAD>(blank, g, md, state),
             2 => self.dfs::<FSM, 2, 2, SPREAD>(blank, g, md, state),
+            // Up to eight partitions, undo records of half the size.
+            3..=HALF_ORIENT => self.dfs::<FSM, 0, HALF_ORIENT, SPREAD>(blank, g, md, state),
             _ => self.dfs::<FSM, 0, MAX_ORIENT, SPREAD>(blank, g, md, state),
         }
     }
@@ -1109,12 +1113,23 @@ mod tests {
         }
     }
 
-    /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`.
+    /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`;
+    /// `SET=korf24 PDB=6-6-6-6x7 FSM=1 IDS=38,40` for the 24-puzzle with the machine's
+    /// pruning (the tables from the default cache).
     #[test]
     #[ignore]
     fn measure() {
         let name = std::env::var("PDB").unwrap_or("5-5-5".into());
-        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let set = match std::env::var("SET").as_deref() {
+            Ok("korf24") => InstanceSet::Korf24,
+            _ => InstanceSet::Korf100,
+        };
+        let pruning = match std::env::var("FSM") {
+            Ok(_) => Pruning::Fsm,
+            Err(_) => Pruning::Parent,
+        };
+        let options = Options { pruning };
+        let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
         let (heuristic_name, p) = super::super::pdb::parse_partitions(&name, &goal).unwrap();
         let started = Instant::now();
         let (h, origins) = PdbHeuristic::load_or_build(
@@ -1155,16 +1170,27 @@ mod tests {
         }
         let ids: Vec<u32> = std::env::var("IDS")
             .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
-            .unwrap_or((1..=100).collect());
+            .unwrap_or((1..=set.instances().len() as u32).collect());
         let started = Instant::now();
         let (mut nodes, mut h0) = (0u64, 0u64);
         let parallel = std::env::var("PAR").is_ok();
         for &id in &ids {
-            let inst = InstanceSet::Korf100.instance(id).unwrap();
+            let inst = set.instance(id).unwrap();
             let r = if parallel {
-                solve_parallel(&inst.board, &h, MoveOrder::KORF)
+                solve_parallel_with(&inst.board, &h, MoveOrder::KORF, options)
             } else {
-                solve(&inst.board, &h, MoveOrder::KORF, None)
+                let mut last = 0;
+                let mut show = |c: &super::super::deepen::Checkpoint| {
+                    if std::env::var("ITERS").is_ok() {
+                        println!("    to {}: {} generated", c.next, c.generated - last);
+                    }
+                    last = c.generated;
+                };
+                let control = Control {
+                    on_iteration: Some(&mut show),
+                    ..Control::default()
+                };
+                solve_with(&inst.board, &h, MoveOrder::KORF, options, control)
             };
             assert_eq!(
                 r.solution_length(),
@@ -1174,7 +1200,13 @@ mod tests {
             nodes += r.generated;
             h0 += u64::from(r.h0);
             if ids.len() < 10 {
-                println!("  #{id}: {} nodes, {:.3}s", r.generated, r.seconds);
+                println!(
+                    "  #{id}: {} generated, {} expanded, {:.3}s, {:.2} M/s",
+                    r.generated,
+                    r.expanded,
+                    r.seconds,
+                    r.generated as f64 / r.seconds / 1e6
+                );
             }
         }
         let secs = started.elapsed().as_secs_f64();

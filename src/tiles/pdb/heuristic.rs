@@ -78,7 +78,7 @@ pub struct PdbHeuristic {
 }
 
 /// The most partitions a heuristic maximises over.
-pub const MAX_PARTS: usize = 8;
+pub const MAX_PARTS: usize = 16;
 
 impl PdbHeuristic {
     /// The heuristic of one partition from its tables (in the partition's group order).

@@ -105,24 +105,36 @@ const NAMED: &[(&str, usize, &[&[u8]])] = &[
 /// The names of the built-in partitions.
 pub const PARTITION_NAMES: &[&str] = &["5-5-5", "6-6-3", "7-8", "6-6-6-6"];
 
-/// The named maxima over several partitions: (name, board side, the partitions' texts).
-pub(crate) const CATALOGUES: &[(&str, usize, &[&str])] = &[
-    // Clausecker & Reinefeld (2021), the "small" catalogue of seven 6-6-6-6 partitions of
-    // the 24-puzzle, the first Korf & Felner's (their tables are plain additive ones
-    // here, not zero-aware; with the reflection, fourteen sums): 14 tables.
-    (
-        "6-6-6-6x7",
-        5,
-        &[
-            "6-6-6-6",
-            "1,2,5,6,10,11/3,4,7,8,9,12/13,14,18,19,23,24/15,16,17,20,21,22",
-            "1,5,6,10,11,12/2,3,4,7,8,9/13,14,15,16,17,18/19,20,21,22,23,24",
-            "1,2,5,6,10,11/3,4,7,8,9,12/13,14,15,16,17,18/19,20,21,22,23,24",
-            "1,5,6,10,15,20/2,3,4,7,8,9/11,12,16,17,21,22/13,14,18,19,23,24",
-            "1,2,5,6,10,11/3,4,9,14,19,24/7,8,12,13,18,23/15,16,17,20,21,22",
-            "1,5,6,10,15,20/2,3,4,7,8,9/11,12,13,16,17,18/14,19,21,22,23,24",
-        ],
-    ),
+/// Clausecker & Reinefeld's (2021) "small" catalogue of seven 6-6-6-6 partitions of the
+/// 24-puzzle, the first Korf & Felner's (their tables are plain additive ones here, not
+/// zero-aware; with the reflection, fourteen sums): 14 tables.
+const SMALL_24: &[&str] = &[
+    "6-6-6-6",
+    "1,2,5,6,10,11/3,4,7,8,9,12/13,14,18,19,23,24/15,16,17,20,21,22",
+    "1,5,6,10,11,12/2,3,4,7,8,9/13,14,15,16,17,18/19,20,21,22,23,24",
+    "1,2,5,6,10,11/3,4,7,8,9,12/13,14,15,16,17,18/19,20,21,22,23,24",
+    "1,5,6,10,15,20/2,3,4,7,8,9/11,12,16,17,21,22/13,14,18,19,23,24",
+    "1,2,5,6,10,11/3,4,9,14,19,24/7,8,12,13,18,23/15,16,17,20,21,22",
+    "1,5,6,10,15,20/2,3,4,7,8,9/11,12,13,16,17,18/14,19,21,22,23,24",
+];
+
+/// The seven partitions their "improved" catalogue adds to the small one (fourteen in
+/// all, twenty-eight sums with the reflection): 20 tables with the small one's.
+const IMPROVED_24: &[&str] = &[
+    "1,5,6,10,15,20/2,3,7,8,13,18/4,9,14,19,23,24/11,12,16,17,21,22",
+    "1,5,6,10,11,12/2,3,7,8,13,18/4,9,14,19,23,24/15,16,17,20,21,22",
+    "1,2,5,6,10,15/3,4,7,8,9,14/11,12,13,16,17,18/19,20,21,22,23,24",
+    "1,2,5,6,10,15/3,4,9,14,19,24/7,8,12,13,18,23/11,16,17,20,21,22",
+    "1,2,5,6,10,15/3,4,7,8,9,12/11,16,17,20,21,22/13,14,18,19,23,24",
+    "1,2,5,6,10,11/3,4,7,8,9,14/12,13,18,19,23,24/15,16,17,20,21,22",
+    "1,2,5,6,10,15/3,4,7,8,9,14/11,16,17,20,21,22/12,13,18,19,23,24",
+];
+
+/// The named maxima over several partitions: (name, board side, the lists whose
+/// partitions' texts it maximises over, one after the other).
+pub(crate) const CATALOGUES: &[(&str, usize, &[&[&str]])] = &[
+    ("6-6-6-6x7", 5, &[SMALL_24]),
+    ("6-6-6-6x14", 5, &[SMALL_24, IMPROVED_24]),
 ];
 
 /// The board side a named partition or catalogue is for (`6-6-6-6`: 5), else `None`.
@@ -143,7 +155,7 @@ pub fn parse_partitions_text(text: &str) -> Result<(String, Vec<Partition>), Str
     let text = text.trim();
     let text = text.strip_prefix("pdb:").unwrap_or(text);
     let (name, texts): (String, Vec<&str>) = match CATALOGUES.iter().find(|(n, ..)| *n == text) {
-        Some((name, _, texts)) => (name.to_string(), texts.to_vec()),
+        Some((name, _, lists)) => (name.to_string(), lists.concat()),
         None => (String::new(), text.split('|').collect()),
     };
     if texts.len() > 1 && texts.iter().any(|t| t.trim().is_empty()) {
@@ -235,8 +247,13 @@ impl Partition {
                     Ok(t) if t > 0 => t,
                     _ => {
                         return Err(format!(
-                            "pattern database partition {text:?}: {word:?} is not a tile number (expected {} or groups of tiles like 1,2,3/4,5,6)",
-                            PARTITION_NAMES.join(", ")
+                            "pattern database partition {text:?}: {word:?} is not a tile number (expected {}, a catalogue of partitions ({}), or groups of tiles like 1,2,3/4,5,6)",
+                            PARTITION_NAMES.join(", "),
+                            CATALOGUES
+                                .iter()
+                                .map(|(name, ..)| *name)
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ));
                     }
                 };
@@ -461,17 +478,37 @@ pub(crate) mod tests {
         assert!(err("|5-5-5").contains("empty partition"));
         assert!(err("5-5-5|6-6-6-6").contains("5x5"));
         assert!(err("5-5-5|1,2/2").contains("two groups"));
+        // A misspelt catalogue: the message names the catalogues.
+        assert!(err("6-6-6-6x15").contains("catalogue of partitions (6-6-6-6x7, 6-6-6-6x14)"));
         assert!(err(&["1"; MAX_PARTS + 1].join("|")).contains("limit"));
-        for (name, side, texts) in CATALOGUES {
+        for (name, side, lists) in CATALOGUES {
             let g = Board::default_goal(Shape::new(*side, *side).unwrap(), 1);
             let (n, parts) = parse_partitions(name, &g).unwrap();
-            assert_eq!((n.as_str(), parts.len()), (*name, texts.len()));
+            assert_eq!((n.as_str(), parts.len()), (*name, lists.concat().len()));
             assert_eq!(named_side(name), Some(*side));
             for p in parts {
                 let tiles: usize = p.groups.iter().map(Vec::len).sum();
                 assert_eq!(tiles, g.len() - 1, "{name} covers the board");
             }
         }
+        // Their partitions share groups, 14 and 20 distinct ones (a table each), and no
+        // partition of the improved catalogue repeats another (in any group order).
+        let g5 = Board::default_goal(Shape::new(5, 5).unwrap(), 1);
+        let (_, small) = parse_partitions("6-6-6-6x7", &g5).unwrap();
+        let (_, improved) = parse_partitions("6-6-6-6x14", &g5).unwrap();
+        let sorted = |p: &Partition| {
+            let mut groups = p.groups.clone();
+            groups.sort();
+            groups
+        };
+        for (i, p) in improved.iter().enumerate() {
+            assert!(
+                improved[..i].iter().all(|q| sorted(q) != sorted(p)),
+                "partition {i} repeats one"
+            );
+        }
+        assert_eq!(distinct_groups(&small).len(), 14);
+        assert_eq!(distinct_groups(&improved).len(), 20);
     }
 
     use super::super::heuristic::Tables;

@@ -11,6 +11,7 @@ pub const HEURISTIC_NAMES: &[&str] = &[
     "pdb:7-8",
     "pdb:6-6-6-6",
     "pdb:6-6-6-6x7",
+    "pdb:6-6-6-6x14",
 ];
 
 /// The partition text of a heuristic name `pdb:PARTITION`, or `None` for other names.
