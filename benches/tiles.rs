@@ -6,8 +6,8 @@
 //! parallel, and 5-5-5 on the long instances 60 and 88 (87 and 33 million nodes), where
 //! the parallel search's speed-up shows; each serial search also with the finite-state
 //! machine's duplicate pruning (`…/fsm`), and, when their tables are cached, the
-//! 24-puzzle's instances 38 and 40 both ways with 6-6-6-6 and with the maximum over seven
-//! partitions (6-6-6-6x7). Criterion's throughput is in nodes generated, so its "elem/s" figure is
+//! 24-puzzle's instances 38 and 40 both ways with 6-6-6-6 and with the maximum over four
+//! and over seven partitions (6-6-6-6x4, 6-6-6-6x7). Criterion's throughput is in nodes generated, so its "elem/s" figure is
 //! generated nodes per second. `pdb_lookups` times the heuristic alone, computed from
 //! scratch (lookups per second). Run: `cargo bench --bench tiles`.
 
@@ -115,10 +115,10 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
     group.finish();
     // The 24-puzzle: two of Korf & Felner's easiest instances, with each heuristic whose
     // tables are in the default cache (`searchlab tiles pdb build --partition 6-6-6-6x7`
-    // builds both's).
+    // builds all three's).
     let mut group = c.benchmark_group("tiles_pdb_ida_24");
     group.sample_size(10);
-    for name in ["6-6-6-6", "6-6-6-6x7"] {
+    for name in ["6-6-6-6", "6-6-6-6x4", "6-6-6-6x7"] {
         let Some(h) = pdb_heuristic(InstanceSet::Korf24, name, true) else {
             eprintln!("tiles_pdb_ida_24: no cached {name} tables, skipped");
             continue;

@@ -186,7 +186,7 @@ fn bad_tiles_settings_are_one_line_errors() {
     );
     assert_user_error(
         &r,
-        "expected 5-5-5, 6-6-3, 7-8, 6-6-6-6, a catalogue of partitions (6-6-6-6x7, 6-6-6-6x14), or groups of tiles",
+        "expected 5-5-5, 6-6-3, 7-8, 6-6-6-6, a catalogue of partitions (6-6-6-6x4, 6-6-6-6x7, 6-6-6-6x14), or groups of tiles",
     );
     // The machine needs a search with its options: Manhattan distance or pattern databases.
     let r = run_config(

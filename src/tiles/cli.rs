@@ -55,7 +55,7 @@ pub enum PdbCommand {
 
 #[derive(clap::Args, Debug)]
 pub struct PdbBuildArgs {
-    /// `5-5-5`, `6-6-3`, `7-8` (15-puzzle), `6-6-6-6`, `6-6-6-6x7`, `6-6-6-6x14` (24-puzzle), groups of
+    /// `5-5-5`, `6-6-3`, `7-8` (15-puzzle), `6-6-6-6`, `6-6-6-6x4`, `6-6-6-6x7`, `6-6-6-6x14` (24-puzzle), groups of
     /// tiles like `1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`, or several partitions separated by
     /// `|`.
     #[arg(long)]
@@ -89,8 +89,8 @@ pub struct BoardArgs {
     /// The heuristic, all admissible: manhattan, linear (+ linear conflicts), corner
     /// (+ corner tiles), last (+ last moves), all (the three added), or with IDA* the
     /// additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8
-    /// (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (the maximum over seven or
-    /// fourteen partitions; 24-puzzle), groups of tiles like pdb:1,2,3,4/5,6,7,8, or several partitions
+    /// (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (the maximum over four,
+    /// seven or fourteen partitions; 24-puzzle), groups of tiles like pdb:1,2,3,4/5,6,7,8, or several partitions
     /// separated by `|`, maximised over.
     #[arg(long, default_value = "manhattan", value_parser = heuristic_name)]
     pub heuristic: String,
@@ -151,7 +151,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::util::memory::parse_memory_limit)]
     pub memory_limit: u64,
     /// IDA* with additive pattern databases instead of `--heuristic` (with the reflection
-    /// about the diagonal): `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, `6-6-6-6x7`, `6-6-6-6x14`, groups of tiles
+    /// about the diagonal): `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, `6-6-6-6x4`, `6-6-6-6x7`, `6-6-6-6x14`, groups of tiles
     /// like `1,2,3,4/5,6,7,8`, or several partitions separated by `|` (the maximum over
     /// them); missing tables are built into the cache first. The same as `--heuristic
     /// pdb:PARTITION`.
@@ -207,7 +207,7 @@ pub struct BatchArgs {
     pub ids: Option<String>,
     /// Heuristics, comma-separated (e.g. `manhattan,linear,all,pdb:7-8`): the classic ones,
     /// the named pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6,
-    /// pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles, or several partitions separated by `|`
+    /// pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles, or several partitions separated by `|`
     /// (`manhattan,pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`).
     #[arg(long, default_value = "manhattan", value_parser = heuristic_list)]
     pub heuristic: HeuristicList,

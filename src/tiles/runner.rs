@@ -6,7 +6,7 @@
 //! boards.
 //!
 //! `ida` also takes the pattern-database heuristics `pdb:5-5-5`, `pdb:6-6-3`, `pdb:7-8`
-//! (15-puzzle), `pdb:6-6-6-6`, `pdb:6-6-6-6x7` and `pdb:6-6-6-6x14` (24-puzzle), custom partitions and
+//! (15-puzzle), `pdb:6-6-6-6`, `pdb:6-6-6-6x4`, `pdb:6-6-6-6x7` and `pdb:6-6-6-6x14` (24-puzzle), custom partitions and
 //! maxima over several, with the reflection: the tables come from
 //! the run context's cache folder (`<out>/pdb` by default), built there once when
 //! missing, and are shared by all the runs of the process through the context's memo
@@ -120,10 +120,10 @@ fn ida_algorithm() -> Algorithm {
             .instance(),
             ParamSpec::text(
                 "heuristic",
-                "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles like pdb:1,2,3/4,5,6 (several partitions separated by |)",
+                "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles like pdb:1,2,3/4,5,6 (several partitions separated by |)",
                 pdb::check_ida_heuristic,
                 Some("manhattan"),
-                "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (24-puzzle: the maximum over seven or fourteen partitions), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15, or several such partitions separated by | (the maximum over them); tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
+                "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (24-puzzle: the maximum over four, seven or fourteen partitions), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15, or several such partitions separated by | (the maximum over them); tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
             ),
             ParamSpec::choice(
                 "move_order",

@@ -10,6 +10,7 @@ pub const HEURISTIC_NAMES: &[&str] = &[
     "pdb:6-6-3",
     "pdb:7-8",
     "pdb:6-6-6-6",
+    "pdb:6-6-6-6x4",
     "pdb:6-6-6-6x7",
     "pdb:6-6-6-6x14",
 ];
