@@ -1113,27 +1113,13 @@ mod tests {
         }
     }
 
-    /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`;
-    /// `SET=korf24 PDB=6-6-6-6x7 FSM=1 IDS=38,40` for the 24-puzzle with the machine's
-    /// pruning (the tables from the default cache).
-    #[test]
-    #[ignore]
-    fn measure() {
-        let name = std::env::var("PDB").unwrap_or("5-5-5".into());
-        let set = match std::env::var("SET").as_deref() {
-            Ok("korf24") => InstanceSet::Korf24,
-            _ => InstanceSet::Korf100,
-        };
-        let pruning = match std::env::var("FSM") {
-            Ok(_) => Pruning::Fsm,
-            Err(_) => Pruning::Parent,
-        };
-        let options = Options { pruning };
-        let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
-        let (heuristic_name, p) = super::super::pdb::parse_partitions(&name, &goal).unwrap();
+    /// The heuristic `name` towards `goal` from the default cache (built there when
+    /// missing), its tables described on stdout, for [`measure`].
+    fn measured_heuristic(name: &str, goal: &Board) -> PdbHeuristic {
+        let (heuristic_name, p) = super::super::pdb::parse_partitions(name, goal).unwrap();
         let started = Instant::now();
         let (h, origins) = PdbHeuristic::load_or_build(
-            &goal,
+            goal,
             heuristic_name,
             p,
             std::path::Path::new(crate::tiles::pdb::DEFAULT_CACHE_DIR),
@@ -1160,6 +1146,48 @@ mod tests {
                 super::super::pdb::histogram_text(&t.histogram)
             );
         }
+        h
+    }
+
+    /// One search of [`measure`]: parallel with `PAR`, else serial, printing each
+    /// iteration's generated nodes with `ITERS`.
+    fn measured_solve(start: &Board, h: &PdbHeuristic, options: Options) -> IdaResult {
+        if std::env::var("PAR").is_ok() {
+            return solve_parallel_with(start, h, MoveOrder::KORF, options);
+        }
+        let mut last = 0;
+        let mut show = |c: &super::super::deepen::Checkpoint| {
+            if std::env::var("ITERS").is_ok() {
+                println!("    to {}: {} generated", c.next, c.generated - last);
+            }
+            last = c.generated;
+        };
+        let control = Control {
+            on_iteration: Some(&mut show),
+            ..Control::default()
+        };
+        solve_with(start, h, MoveOrder::KORF, options, control)
+    }
+
+    /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`;
+    /// `SET=korf24 PDB=6-6-6-6x7 FSM=1 IDS=38,40` for the 24-puzzle with the machine's
+    /// pruning (the tables from the default cache); `ITERS=1` prints each iteration's
+    /// nodes, `PAR=1` searches in parallel, `PLAIN=1` drops the reflection.
+    #[test]
+    #[ignore]
+    fn measure() {
+        let name = std::env::var("PDB").unwrap_or("5-5-5".into());
+        let set = match std::env::var("SET").as_deref() {
+            Ok("korf24") => InstanceSet::Korf24,
+            _ => InstanceSet::Korf100,
+        };
+        let pruning = match std::env::var("FSM") {
+            Ok(_) => Pruning::Fsm,
+            Err(_) => Pruning::Parent,
+        };
+        let options = Options { pruning };
+        let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
+        let h = measured_heuristic(&name, &goal);
         if std::env::var("BUILD_ONLY").is_ok() {
             return;
         }
@@ -1173,25 +1201,9 @@ mod tests {
             .unwrap_or((1..=set.instances().len() as u32).collect());
         let started = Instant::now();
         let (mut nodes, mut h0) = (0u64, 0u64);
-        let parallel = std::env::var("PAR").is_ok();
         for &id in &ids {
             let inst = set.instance(id).unwrap();
-            let r = if parallel {
-                solve_parallel_with(&inst.board, &h, MoveOrder::KORF, options)
-            } else {
-                let mut last = 0;
-                let mut show = |c: &super::super::deepen::Checkpoint| {
-                    if std::env::var("ITERS").is_ok() {
-                        println!("    to {}: {} generated", c.next, c.generated - last);
-                    }
-                    last = c.generated;
-                };
-                let control = Control {
-                    on_iteration: Some(&mut show),
-                    ..Control::default()
-                };
-                solve_with(&inst.board, &h, MoveOrder::KORF, options, control)
-            };
+            let r = measured_solve(&inst.board, &h, options);
             assert_eq!(
                 r.solution_length(),
                 Some(inst.optimal as usize),

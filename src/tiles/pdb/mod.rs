@@ -56,7 +56,7 @@ mod table;
 
 pub use build::build;
 pub use heuristic::{MAX_PARTS, Part, PdbHeuristic, Reflection, distinct_groups};
-pub use names::{HEURISTIC_NAMES, check_ida_heuristic, heuristic_partition, split_heuristics};
+pub use names::{check_ida_heuristic, heuristic_names, heuristic_partition, split_heuristics};
 pub use rank::Pattern;
 pub use spread::{MAX_SPREAD_ENTRIES, Spread};
 pub use store::{
@@ -499,8 +499,9 @@ pub(crate) mod tests {
                 assert_eq!(tiles, g.len() - 1, "{name} covers the board");
             }
         }
-        // Their partitions share groups, 14 and 20 distinct ones (a table each), and no
-        // partition of the improved catalogue repeats another (in any group order).
+        // Their partitions share groups, 14, 11 and 20 distinct ones (a table each), the
+        // four are partitions of the small catalogue, and no partition of the improved
+        // catalogue repeats another (in any group order).
         let g5 = Board::default_goal(Shape::new(5, 5).unwrap(), 1);
         let (_, small) = parse_partitions("6-6-6-6x7", &g5).unwrap();
         let (_, improved) = parse_partitions("6-6-6-6x14", &g5).unwrap();

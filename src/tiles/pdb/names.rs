@@ -1,19 +1,17 @@
 //! The heuristic names of pattern databases (`pdb:7-8`, `pdb:1,2,3/4,5,6`) as IDA* and the
 //! pipeline take them beside the computed heuristics, and their checks.
 
-use super::parse_partitions_text;
+use super::{CATALOGUES, PARTITION_NAMES, parse_partitions_text};
 
-/// The heuristic names of the built-in partitions (`pdb:7-8`), as the pipeline's
-/// `tiles/ida` accepts them beside the classic heuristics.
-pub const HEURISTIC_NAMES: &[&str] = &[
-    "pdb:5-5-5",
-    "pdb:6-6-3",
-    "pdb:7-8",
-    "pdb:6-6-6-6",
-    "pdb:6-6-6-6x4",
-    "pdb:6-6-6-6x7",
-    "pdb:6-6-6-6x14",
-];
+/// The heuristic names of the built-in partitions and catalogues (`pdb:7-8`,
+/// `pdb:6-6-6-6x7`), as the pipeline's `tiles/ida` accepts them beside the classic
+/// heuristics.
+pub fn heuristic_names() -> Vec<String> {
+    let catalogues = CATALOGUES.iter().map(|(name, ..)| *name);
+    (PARTITION_NAMES.iter().copied().chain(catalogues))
+        .map(|name| format!("pdb:{name}"))
+        .collect()
+}
 
 /// The partition text of a heuristic name `pdb:PARTITION`, or `None` for other names.
 pub fn heuristic_partition(name: &str) -> Option<&str> {
@@ -34,7 +32,7 @@ pub fn check_ida_heuristic(name: &str) -> Result<(), String> {
         None => Err(format!(
             "not a heuristic (expected {}, {}, or pdb: and groups of tiles like pdb:1,2,3/4,5,6)",
             Heuristic::NAMES.join(", "),
-            HEURISTIC_NAMES.join(", ")
+            heuristic_names().join(", ")
         )),
     }
 }
