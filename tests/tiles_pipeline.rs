@@ -256,3 +256,39 @@ fn a_custom_partition_runs_in_the_pipeline_and_quiet_silences_its_build() {
         "{stderr}"
     );
 }
+
+#[test]
+fn runs_searched_on_all_threads_give_the_serial_rows() {
+    // Two threads, one run at a time on both (threads_per_run = 0) or two runs at once on
+    // one each: the same rows but for the timings, with the expansion limit hit or not.
+    let sets = [
+        "sweep.instance=[9, 12]",
+        "sweep.heuristic=[\"pdb:5-5-5\"]",
+        "sweep.pruning=[\"parent\", \"fsm\"]",
+        "sweep.expand_limit=[1000, 1000000000]",
+    ];
+    let table = |threads_per_run: &str| {
+        let out = tempfile::tempdir().unwrap();
+        let mut all = sets.to_vec();
+        let threads = format!("experiment.threads_per_run={threads_per_run}");
+        all.push(&threads);
+        let r = run_config("korf100", out.path(), &["--quiet", "--jobs", "2"], &all);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let mut rows = rows(&out.path().join("korf100/results.csv"));
+        for row in &mut rows {
+            row.retain(|k, _| !k.ends_with("_seconds") && !k.ends_with("_per_second"));
+        }
+        rows
+    };
+    let (serial, parallel) = (table("1"), table("0"));
+    assert_eq!(serial.len(), 8);
+    assert_eq!(serial, parallel);
+    let limited = serial.iter().filter(|r| r["solved"] == "false").count();
+    assert_eq!(limited, 4, "1,000 expansions solve neither instance");
+    assert!(
+        serial
+            .iter()
+            .filter(|r| r["solved"] == "true")
+            .all(|r| r["solution_length"] == r["optimal"])
+    );
+}

@@ -369,10 +369,34 @@ impl RunObserver for Observer<'_> {
     }
 }
 
+/// Calls `run` with a pool of `threads` rayon threads current (when more than one), the
+/// threads a run's own parallel search works on. The worker calling it waits blocked: a
+/// rayon worker entering another pool would meanwhile take more runs of its own.
+fn on_threads<T>(
+    threads: usize,
+    run: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> anyhow::Result<T>
+where
+    T: Send,
+{
+    if threads <= 1 {
+        return run();
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    std::thread::scope(|s| {
+        s.spawn(|| pool.install(run))
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// Computes `todo` (runs of `plan`, or runs made like them: a tuning's) in parallel on
-/// the options' threads, each with its run context, appending each finished run to the
-/// journal at `journal_path` (and to `done`) as it finishes, and calling `checkpoint`
-/// with every finished run every few seconds (after syncing the journal).
+/// the options' threads (each run on the plan's threads per run), each with its run
+/// context, appending each finished run to the journal at `journal_path` (and to `done`)
+/// as it finishes, and calling `checkpoint` with every finished run every few seconds
+/// (after syncing the journal).
 pub fn compute(
     plan: &Plan,
     todo: Vec<&Run>,
@@ -388,12 +412,18 @@ pub fn compute(
         0 => cores(),
         n => n.min(cores() * JOBS_PER_CORE),
     };
+    // Each run searches on `per_run` of the threads, so `at_once` runs go at a time.
+    let per_run = match plan.threads_per_run {
+        0 => threads,
+        n => n.min(threads),
+    };
+    let at_once = (threads / per_run).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(at_once)
         .build()?;
     let env = &opts.env;
     let cache = env.caches.get(plan.runner.domain).map(PathBuf::as_path);
-    let memory = env.memory / threads.max(1) as u64;
+    let memory = env.memory / at_once as u64;
     let progress = stage.progress();
     let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<RunRecord>)>();
     let todo = &todo;
@@ -416,18 +446,19 @@ pub fn compute(
                             observer: &observer,
                             memo: &env.memo,
                             resume: checkpoints.last(&run.key),
+                            threads: per_run,
                         };
-                        let out =
-                            (plan.algorithm(run).run)(&run.params, run.seeds, &ctx).map(|o| {
-                                RunRecord {
-                                    metrics: o
-                                        .metrics
-                                        .into_iter()
-                                        .map(|(k, v)| (k.to_string(), v))
-                                        .collect(),
-                                    anytime: o.anytime,
-                                }
-                            });
+                        let out = on_threads(per_run, || {
+                            (plan.algorithm(run).run)(&run.params, run.seeds, &ctx)
+                        })
+                        .map(|o| RunRecord {
+                            metrics: o
+                                .metrics
+                                .into_iter()
+                                .map(|(k, v)| (k.to_string(), v))
+                                .collect(),
+                            anytime: o.anytime,
+                        });
                         // The receiver only stops listening after an error; then the
                         // remaining runs are simply not recorded.
                         let _ = tx.send((i, out));

@@ -38,6 +38,8 @@ pub struct Plan<'a> {
     /// The algorithms the runs use (indices into the runner's), in order of first use.
     pub algorithms: Vec<usize>,
     pub runs: Vec<Run>,
+    /// The config's `experiment.threads_per_run` (0: all the worker threads).
+    pub threads_per_run: usize,
 }
 
 /// The columns every results table starts with, before parameters and metrics.
@@ -243,6 +245,7 @@ pub fn plan<'a>(config: &Config, runners: &[&'a Runner]) -> anyhow::Result<Plan<
         runner,
         algorithms: Vec::new(),
         runs: Vec::new(),
+        threads_per_run: config.threads_per_run,
     };
     for variant in &config.variants {
         let a = algorithm_of(runner, variant)?;

@@ -55,6 +55,9 @@ pub struct RunContext<'a> {
     pub memo: &'a Memo,
     /// The last checkpoint this run recorded before it was interrupted, if any.
     pub resume: Option<&'a serde_json::Value>,
+    /// The threads the run may search on: when more than one, a rayon pool of that many
+    /// is current while it runs (a parallel search uses it); 1: search serially.
+    pub threads: usize,
 }
 
 impl RunContext<'_> {
@@ -77,6 +80,7 @@ pub fn with_default_context<T>(cache: Option<&Path>, f: impl FnOnce(&RunContext)
         observer: &Silent,
         memo: &memo,
         resume: None,
+        threads: 1,
     })
 }
 

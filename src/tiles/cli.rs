@@ -408,10 +408,11 @@ fn solve_pdb(
         None => pdb::PdbHeuristic::manhattan(goal),
     };
     let options = pdb_ida::Options { pruning: a.pruning };
-    let r = if a.parallel && a.expand_limit.is_none() {
-        pdb_ida::solve_parallel_with(start, &h, order, options)
+    let control = Control::limited(a.expand_limit);
+    let r = if a.parallel {
+        pdb_ida::solve_parallel_with(start, &h, order, options, control)
     } else {
-        pdb_ida::solve_with(start, &h, order, options, Control::limited(a.expand_limit))
+        pdb_ida::solve_with(start, &h, order, options, control)
     };
     let mut s = format::ida_block(start, &r);
     if a.show_moves

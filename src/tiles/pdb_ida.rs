@@ -23,13 +23,16 @@
 //! order) holding a goal are searched to the end, those after it are abandoned and not
 //! counted: the reported totals and the solution are exactly those of the serial search,
 //! node for node, whatever the number of threads (the abandoned work costs time only).
+//! Under an expansion limit, the threads share the expansions left; an iteration that
+//! would pass them (the top alone, or the subtrees together) is given up and searched
+//! again serially up to the limit, so the search stops at the serial search's node.
 
 use super::board::{Board, MAX_CELLS, MoveOrder};
 use super::deepen::{Control, Counters, IdaResult, Iterate, Iteration, MAX_PATH, Moves, NONE};
 use super::fsm::{Fsm, Pruning};
 use super::pdb::{MAX_PARTS, PdbHeuristic, Spread, Table};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 const MAX_GROUPS: usize = MAX_CELLS;
 
@@ -578,6 +581,8 @@ struct Sub {
     expanded: u64,
     next_bound: u32,
     max_depth: u32,
+    /// It stopped at its expansion limit.
+    limit_reached: bool,
 }
 
 /// The number of frontier nodes the parallel search aims at per iteration.
@@ -598,16 +603,14 @@ impl<'a> Parallel<'a> {
     /// The top of the tree at `bound`, cut at a depth deepened until it has enough
     /// subtrees (or until deeper cuts would give fewer: near the bound most nodes are
     /// pruned); whether the top itself generated a goal.
-    fn top(&mut self, bound: u32) -> (Search<'a>, bool) {
+    fn top(&mut self, bound: u32, limit: u64) -> (Search<'a>, bool) {
         self.split = self.split.saturating_sub(2).max(1);
         let mut best_top: Option<(Search, bool)> = None;
         loop {
-            let mut top = self.root.clone();
-            top.bound = bound;
-            top.c.generated = 0;
+            let mut top = self.fresh(bound, limit);
             top.split = self.split;
             let found = top.run(self.blank, 0, self.md, top.start_state());
-            if found {
+            if found || top.c.limit_reached {
                 return (top, found);
             }
             if let Some((prev, _)) = &best_top
@@ -624,13 +627,49 @@ impl<'a> Parallel<'a> {
         }
     }
 
+    /// A search from the start at `bound` with no counts yet, giving up when about to
+    /// expand node number `limit + 1`.
+    fn fresh(&self, bound: u32, limit: u64) -> Search<'a> {
+        let mut s = self.root.clone();
+        s.bound = bound;
+        s.next_bound = u32::MAX;
+        s.c = Counters {
+            generated: 0,
+            limit,
+            ..Counters::new(None)
+        };
+        s
+    }
+
+    /// The iteration at `bound` searched serially, expanding at most `limit` nodes: the
+    /// one whose limit falls inside it, so that it stops at the node the serial search
+    /// stops at.
+    fn serial(&mut self, bound: u32, limit: u64) -> Iteration {
+        let mut s = self.fresh(bound, limit);
+        let found = s.run(self.blank, 0, self.md, s.start_state());
+        self.add(s.c.generated, s.c.expanded, s.c.max_depth);
+        self.c.limit_reached = s.c.limit_reached;
+        Iteration {
+            found: found.then(|| s.path[..s.found_len].to_vec()),
+            next_bound: s.next_bound,
+        }
+    }
+
     /// Searches the subtrees of `frontier` at `bound` on the current rayon pool, in
     /// depth-first order from a shared counter; the subtrees after the first one holding a
     /// goal are abandoned. Returns each subtree's result (`None`: abandoned) and the index
-    /// of the first holding a goal (usize::MAX: none).
-    fn subtrees(&self, frontier: &[Frontier], bound: u32) -> (Vec<Option<Sub>>, usize) {
+    /// of the first holding a goal (usize::MAX: none); `None` when together they would
+    /// expand more than `limit` nodes (the search then stops early, its results unused).
+    fn subtrees(
+        &self,
+        frontier: &[Frontier],
+        bound: u32,
+        limit: u64,
+    ) -> Option<(Vec<Option<Sub>>, usize)> {
         let best = AtomicUsize::new(usize::MAX);
         let next = AtomicUsize::new(0);
+        let spent = AtomicU64::new(0);
+        let over = AtomicBool::new(false);
         let results: Vec<Mutex<Option<Sub>>> =
             (0..frontier.len()).map(|_| Mutex::new(None)).collect();
         let threads = rayon::current_num_threads().max(1);
@@ -642,27 +681,41 @@ impl<'a> Parallel<'a> {
                         if i >= frontier.len() || i > best.load(Relaxed) {
                             break;
                         }
-                        let sub = self.subtree(&frontier[i], bound, &best, i);
+                        let sub = self.subtree(&frontier[i], bound, limit, &best, i);
+                        let total = spent.fetch_add(sub.expanded, Relaxed) + sub.expanded;
+                        if sub.limit_reached || total > limit {
+                            // Every subtree after the first gives up at its next node.
+                            over.store(true, Relaxed);
+                            best.store(0, Relaxed);
+                        }
                         *results[i].lock().expect("no panics while holding") = Some(sub);
                     }
                 });
             }
         });
+        if over.load(Relaxed) {
+            return None;
+        }
         let results = results
             .into_iter()
             .map(|r| r.into_inner().expect("no panics"))
             .collect();
-        (results, best.load(Relaxed))
+        Some((results, best.load(Relaxed)))
     }
 
     /// The search below frontier node `i`, given up when a subtree before it holds a goal.
-    fn subtree(&self, node: &Frontier, bound: u32, best: &AtomicUsize, i: usize) -> Sub {
-        let mut s = self.root.clone();
+    fn subtree(
+        &self,
+        node: &Frontier,
+        bound: u32,
+        limit: u64,
+        best: &AtomicUsize,
+        i: usize,
+    ) -> Sub {
+        let mut s = self.fresh(bound, limit);
         s.cells = node.cells;
         s.reset_values();
         s.path[..node.path.len()].copy_from_slice(&node.path);
-        s.bound = bound;
-        s.c.generated = 0;
         s.cancel = Some((best, i));
         let g = node.path.len() as u32;
         let found = s.run(node.blank, g, node.md, node.state);
@@ -675,6 +728,7 @@ impl<'a> Parallel<'a> {
             expanded: s.c.expanded,
             next_bound: s.next_bound,
             max_depth: s.c.max_depth,
+            limit_reached: s.c.limit_reached,
         }
     }
 
@@ -687,9 +741,18 @@ impl<'a> Parallel<'a> {
 
 impl Iterate for Parallel<'_> {
     fn iterate(&mut self, bound: u32) -> Iteration {
-        let (mut top, top_found) = self.top(bound);
+        // The expansions left before the limit: an iteration that would pass it is
+        // searched again serially, to stop exactly where the serial search stops.
+        let limit = self.c.limit.saturating_sub(self.c.expanded);
+        let (mut top, top_found) = self.top(bound, limit);
+        if top.c.limit_reached {
+            return self.serial(bound, limit);
+        }
         let frontier = std::mem::take(&mut top.frontier);
-        let (results, first_goal) = self.subtrees(&frontier, bound);
+        let Some((results, first_goal)) = self.subtrees(&frontier, bound, limit - top.c.expanded)
+        else {
+            return self.serial(bound, limit);
+        };
         let mut found = None;
         if first_goal != usize::MAX {
             // Serial order: the top up to subtree `first_goal`, the subtrees before it
@@ -728,16 +791,19 @@ impl Iterate for Parallel<'_> {
 /// depth searched by the threads of the current rayon pool. The counts and the solution
 /// are those of [`solve`] (see the module documentation).
 pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaResult {
-    solve_parallel_with(start, h, order, Options::default())
+    solve_parallel_with(start, h, order, Options::default(), Control::default())
 }
 
-/// [`solve_parallel`] with [`Options`]: the counts and the solution are those of
-/// [`solve_with`] with the same options.
+/// [`solve_parallel`] with [`Options`] and under a [`Control`]: the counts and the
+/// solution are those of [`solve_with`] with the same options and control. An iteration
+/// that would pass the expansion limit is searched again serially up to it, so the search
+/// stops at the very node the serial one stops at.
 pub fn solve_parallel_with(
     start: &Board,
     h: &PdbHeuristic,
     order: MoveOrder,
     options: Options,
+    control: Control,
 ) -> IdaResult {
     assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
     let root = Search::new(h, start, order, options);
@@ -747,9 +813,9 @@ pub fn solve_parallel_with(
         blank: start.blank(),
         md,
         split: 2,
-        c: Counters::new(None),
+        c: Counters::new(control.expand_limit),
     };
-    super::deepen::deepen(&mut p, h0, md == 0, &moves, Control::default())
+    super::deepen::deepen(&mut p, h0, md == 0, &moves, control)
 }
 
 #[cfg(test)]
@@ -812,7 +878,7 @@ mod tests {
 
     /// Checks that the parallel search of `start` counts and moves as the serial `r`.
     fn assert_parallel_as_serial(start: &Board, h: &PdbHeuristic, options: Options, r: &IdaResult) {
-        let p = solve_parallel_with(start, h, MoveOrder::KORF, options);
+        let p = solve_parallel_with(start, h, MoveOrder::KORF, options, Control::default());
         assert_eq!(
             (p.generated, p.expanded, &p.moves),
             (r.generated, r.expanded, &r.moves),
@@ -989,6 +1055,86 @@ mod tests {
     }
 
     #[test]
+    fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let h = heuristic(&goal, "5-5-5", true);
+        let start = InstanceSet::Korf100.instance(12).unwrap().board;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for pruning in [Pruning::Parent, Pruning::Fsm] {
+            let options = Options { pruning };
+            let serial = |limit| {
+                solve_with(
+                    &start,
+                    &h,
+                    MoveOrder::KORF,
+                    options,
+                    Control::limited(limit),
+                )
+            };
+            let parallel = |expand_limit, resume| {
+                let control = || Control {
+                    expand_limit,
+                    resume,
+                    on_iteration: None,
+                };
+                pool.install(|| {
+                    solve_parallel_with(&start, &h, MoveOrder::KORF, options, control())
+                })
+            };
+            // The iterations' last counts, where an off-by-one would show.
+            let mut checkpoints = Vec::new();
+            let mut keep = |c: &super::super::deepen::Checkpoint| checkpoints.push(c.clone());
+            let full = solve_with(
+                &start,
+                &h,
+                MoveOrder::KORF,
+                options,
+                Control {
+                    on_iteration: Some(&mut keep),
+                    ..Control::default()
+                },
+            );
+            let mut limits: Vec<u64> = vec![0, 1, 2, full.expanded - 1, full.expanded];
+            for c in &checkpoints {
+                limits.extend([c.expanded - 1, c.expanded, c.expanded + 1]);
+            }
+            let mut rng = rng_from_seed(3);
+            limits.extend((0..6).map(|_| rng.random_range(1..full.expanded)));
+            for limit in limits {
+                let (s, p) = (serial(Some(limit)), parallel(Some(limit), None));
+                assert_eq!(
+                    (
+                        p.generated,
+                        p.expanded,
+                        p.limit_reached,
+                        &p.thresholds,
+                        &p.moves
+                    ),
+                    (
+                        s.generated,
+                        s.expanded,
+                        s.limit_reached,
+                        &s.thresholds,
+                        &s.moves
+                    ),
+                    "{pruning:?}, limit {limit}"
+                );
+                assert_eq!(s.limit_reached, limit < full.expanded, "limit {limit}");
+            }
+            for c in checkpoints {
+                let p = parallel(None, Some(c));
+                assert_eq!(
+                    (p.generated, p.expanded, &p.thresholds, &p.moves),
+                    (full.generated, full.expanded, &full.thresholds, &full.moves)
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_machine_is_optimal_on_8_puzzle_states_of_every_distance() {
         // The 8-puzzle's states by exact distance (breadth-first census), a sample of
         // every distance: IDA* with the machine finds a solution of exactly the distance,
@@ -1153,7 +1299,7 @@ mod tests {
     /// iteration's generated nodes with `ITERS`.
     fn measured_solve(start: &Board, h: &PdbHeuristic, options: Options) -> IdaResult {
         if std::env::var("PAR").is_ok() {
-            return solve_parallel_with(start, h, MoveOrder::KORF, options);
+            return solve_parallel_with(start, h, MoveOrder::KORF, options, Control::default());
         }
         let mut last = 0;
         let mut show = |c: &super::super::deepen::Checkpoint| {
@@ -1172,7 +1318,8 @@ mod tests {
     /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`;
     /// `SET=korf24 PDB=6-6-6-6x7 FSM=1 IDS=38,40` for the 24-puzzle with the machine's
     /// pruning (the tables from the default cache); `ITERS=1` prints each iteration's
-    /// nodes, `PAR=1` searches in parallel, `PLAIN=1` drops the reflection.
+    /// nodes, `PAR=1` searches in parallel, `PLAIN=1` drops the reflection, `PACKED=1`
+    /// searches the packed tables instead of their spread copies.
     #[test]
     #[ignore]
     fn measure() {
@@ -1195,6 +1342,9 @@ mod tests {
         let mut h = h;
         if reflect_only {
             h.reflection = None;
+        }
+        if std::env::var("PACKED").is_ok() {
+            h = h.without_spreads();
         }
         let ids: Vec<u32> = std::env::var("IDS")
             .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())

@@ -26,7 +26,7 @@ use crate::pipeline::params::{ParamSpec, Params};
 use crate::pipeline::runner::{Algorithm, CacheSpec, RunContext, RunOutput, Runner, Seeds};
 use crate::tiles::board::{Board, MoveOrder, Shape};
 use crate::tiles::census;
-use crate::tiles::deepen::{Checkpoint, Control};
+use crate::tiles::deepen::{Checkpoint, Control, IdaResult};
 use crate::tiles::fsm::{Fsm, Pruning};
 use crate::tiles::heuristic::Heuristic;
 use crate::tiles::ida;
@@ -252,7 +252,7 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
                 Fsm::for_shape(goal.shape()); // built once a process, counted as set-up
             }
             let setup = started.elapsed().as_secs_f64();
-            let r = pdb_ida::solve_with(&inst.board, &h, order, options, control);
+            let r = pdb_search(&inst.board, &h, order, options, control, ctx);
             (r, Some(setup), Some(h.bytes() as u64))
         }
         None if options == pdb_ida::Options::default() => (
@@ -262,7 +262,7 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
         ),
         None if name == "manhattan" => {
             let h = pdb::PdbHeuristic::manhattan(&goal);
-            let r = pdb_ida::solve_with(&inst.board, &h, order, options, control);
+            let r = pdb_search(&inst.board, &h, order, options, control, ctx);
             (r, None, None)
         }
         None => user_bail!(
@@ -284,6 +284,23 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
         heuristic_setup_seconds: setup,
         heuristic_bytes: bytes,
     }))
+}
+
+/// The IDA* with a table heuristic, on the run's threads: parallel when it has several
+/// (the same counts and solution as the serial search).
+fn pdb_search(
+    start: &Board,
+    h: &pdb::PdbHeuristic,
+    order: MoveOrder,
+    options: pdb_ida::Options,
+    control: Control,
+    ctx: &RunContext,
+) -> IdaResult {
+    if ctx.threads > 1 {
+        pdb_ida::solve_parallel_with(start, h, order, options, control)
+    } else {
+        pdb_ida::solve_with(start, h, order, options, control)
+    }
 }
 
 fn per_second(n: u64, secs: f64) -> Option<f64> {
@@ -452,6 +469,7 @@ mod tests {
             observer: &crate::pipeline::runner::Silent,
             memo: &memo,
             resume: None,
+            threads: 1,
         };
         let (a, b) = rayon::join(
             || (ida.run)(&p, Seeds::default(), &ctx).unwrap(),

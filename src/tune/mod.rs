@@ -468,6 +468,7 @@ fn write_tables(
         runner: plan.runner,
         algorithms: plan.algorithms.clone(),
         runs,
+        threads_per_run: plan.threads_per_run,
     };
     let (mut race_runs, _) = frames(&subplan(train), &ev.done)?;
     let (mut heldout, mut heldout_anytime) = frames(&subplan(heldout), &ev.done)?;

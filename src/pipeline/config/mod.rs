@@ -16,6 +16,7 @@
 //! [experiment]
 //! domain = "rjm"
 //! algorithm = "anneal"
+//! threads_per_run = 1     # 0: each run on all the worker threads, one at a time
 //! [params]
 //! iterations = 10000
 //! [sweep]
@@ -138,6 +139,9 @@ pub struct Config {
     pub variants: Vec<Variant>,
     pub replicates: u64,
     pub base_seed: u64,
+    /// `experiment.threads_per_run`: the worker threads each run searches on (0: all of
+    /// them, one run at a time); runs that cannot search in parallel use one.
+    pub threads_per_run: usize,
     pub tables: Vec<TableSpec>,
     pub plots: Vec<PlotSpec>,
     /// The `[tune]` section as written (read by `searchlab tune`).
@@ -303,6 +307,41 @@ base_seed = 7
         .to_string();
         assert!(err.starts_with("c.toml:3:"), "{err}");
         assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn threads_per_run_is_one_unless_set_and_checked_where_it_is_set() {
+        assert_eq!(parse(BASIC, "c.toml", &[]).unwrap().threads_per_run, 1);
+        let text = BASIC.replace(
+            "algorithm = \"anneal\"",
+            "algorithm = \"anneal\"\nthreads_per_run = 0",
+        );
+        assert_eq!(parse(&text, "c.toml", &[]).unwrap().threads_per_run, 0);
+        let set = ["experiment.threads_per_run=3".to_string()];
+        let c = parse(&text, "c.toml", &set).unwrap();
+        assert_eq!(c.threads_per_run, 3);
+        assert_eq!(
+            c.resolved["experiment"]["threads_per_run"].as_integer(),
+            Some(3)
+        );
+        let bad = BASIC.replace(
+            "algorithm = \"anneal\"",
+            "algorithm = \"anneal\"\nthreads_per_run = -2",
+        );
+        let err = parse(&bad, "c.toml", &[]).unwrap_err().to_string();
+        assert!(
+            err.starts_with("c.toml:4: experiment.threads_per_run: -2 is not"),
+            "{err}"
+        );
+        for set in [
+            "experiment.threads_per_run=5000",
+            "experiment.threads_per_run=two",
+        ] {
+            let err = parse(BASIC, "c.toml", &[set.into()])
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with(&format!("--set {set}: ")), "{err}");
+        }
     }
 
     #[test]

@@ -111,7 +111,7 @@ impl Set<'_> {
 
     fn unknown(&self, key: &str) -> anyhow::Error {
         self.bad(&format!(
-            "unknown key {} (expected experiment.name, experiment.description, experiment.domain, experiment.algorithm, replicates.count, replicates.base_seed, params.KEY, sweep.KEY, variant.NAME.algorithm or variant.NAME.params|sweep.KEY)",
+            "unknown key {} (expected experiment.name, experiment.description, experiment.domain, experiment.algorithm, experiment.threads_per_run, replicates.count, replicates.base_seed, params.KEY, sweep.KEY, variant.NAME.algorithm or variant.NAME.params|sweep.KEY)",
             crate::util::input::excerpt(key)
         ))
     }
@@ -148,6 +148,13 @@ impl Set<'_> {
             ["experiment", "description"] => config.description = self.string()?,
             ["experiment", "domain"] => config.domain = self.located()?,
             ["experiment", "algorithm"] => config.algorithm = Some(self.located()?),
+            ["experiment", "threads_per_run"] => {
+                config.threads_per_run = match self.value {
+                    toml::Value::Integer(t) => super::parse::check_threads_per_run(*t),
+                    _ => Err("expected an integer".to_string()),
+                }
+                .map_err(|e| self.bad(&e))?
+            }
             ["replicates", "count"] => config.replicates = self.count()?,
             ["replicates", "base_seed"] => config.base_seed = self.count()?,
             _ => return Err(self.unknown(&path.join("."))),

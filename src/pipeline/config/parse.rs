@@ -45,6 +45,8 @@ struct RawExperiment {
     domain: Spanned<String>,
     #[serde(default)]
     algorithm: Option<Spanned<String>>,
+    #[serde(default)]
+    threads_per_run: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -124,6 +126,7 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         variants: Vec::new(),
         replicates: raw.replicates.as_ref().map_or(1, |r| r.count),
         base_seed: raw.replicates.as_ref().map_or(0, |r| r.base_seed),
+        threads_per_run: threads_per_run(&raw, &file)?,
         tables: tables(&raw, &file)?,
         plots: plots(&raw, &file)?,
         tune: raw.tune.as_ref().map(|t| Section {
@@ -154,6 +157,29 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
     check_size(&config)?;
     config.resolved = resolved;
     Ok(config)
+}
+
+/// The most threads a run may ask for.
+pub const MAX_THREADS_PER_RUN: i64 = 1024;
+
+/// `experiment.threads_per_run`, 1 when absent.
+fn threads_per_run(raw: &RawConfig, file: &File) -> anyhow::Result<usize> {
+    let Some(t) = &raw.experiment.threads_per_run else {
+        return Ok(1);
+    };
+    check_threads_per_run(*t.get_ref())
+        .map_err(|e| crate::user_error!("{}: experiment.threads_per_run: {e}", file.here(t.span())))
+}
+
+/// A `threads_per_run` value, or what is wrong with it.
+pub fn check_threads_per_run(t: i64) -> Result<usize, String> {
+    if (0..=MAX_THREADS_PER_RUN).contains(&t) {
+        Ok(t as usize)
+    } else {
+        Err(format!(
+            "{t} is not a number of threads from 0 (all of --jobs) to {MAX_THREADS_PER_RUN}"
+        ))
+    }
 }
 
 fn experiment_name(raw: &RawConfig, file: &File) -> anyhow::Result<String> {
