@@ -1,7 +1,7 @@
 //! A long IDA* run survives being killed (issue 21 §2): completed iterations are
-//! checkpoints in the journal's checkpoint log (at most one every tenth of a second), and the same command run again resumes at
-//! the next threshold and writes the same results (timing columns aside) as a run never
-//! interrupted.
+//! checkpoints in the journal's checkpoint log (at most one every tenth of a second), and
+//! the same command run again resumes at the next threshold and writes the same results
+//! (timing columns aside) as a run never interrupted, serial or searched on all threads.
 
 mod common;
 
@@ -60,11 +60,14 @@ fn nexts(log: &Path) -> Vec<u64> {
         .collect()
 }
 
-#[test]
-fn a_killed_ida_run_resumes_at_its_next_threshold_with_the_same_results() {
+/// Runs `config` (experiment `resume`) once whole and once killed mid-search and run
+/// again: the second resumes at its next threshold with the same results (timing
+/// columns aside). Returns the results' rows.
+fn killed_and_resumed(config: &str) -> Vec<std::collections::HashMap<String, String>> {
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("resume.toml");
-    std::fs::write(&config, CONFIG).unwrap();
+    let path = dir.path().join("resume.toml");
+    std::fs::write(&path, config).unwrap();
+    let config = path;
     let (whole, cut) = (dir.path().join("whole"), dir.path().join("cut"));
 
     let status = searchlab(&config, &whole).status().unwrap();
@@ -110,7 +113,44 @@ fn a_killed_ida_run_resumes_at_its_next_threshold_with_the_same_results() {
         common::reproducible(&cut.join("resume/results.csv")),
         common::reproducible(&whole.join("resume/results.csv"))
     );
-    let rows = common::rows(&cut.join("resume/results.csv"));
+    common::rows(&cut.join("resume/results.csv"))
+}
+
+#[test]
+fn a_killed_ida_run_resumes_at_its_next_threshold_with_the_same_results() {
+    let rows = killed_and_resumed(CONFIG);
     assert_eq!(rows[0]["generated"], "276361933", "Korf's count");
     assert_eq!(rows[0]["solution_length"], "57");
+}
+
+#[test]
+fn a_killed_parallel_run_resumes_with_the_serial_searchs_results() {
+    // The machine's pruning searches on both threads (threads_per_run = 0); killed and
+    // resumed, it ends with the counts of the same search run serially, never killed.
+    let config = CONFIG
+        .replace(
+            "algorithm = \"ida\"",
+            "algorithm = \"ida\"\nthreads_per_run = 0",
+        )
+        .replace(
+            "move_order = \"ULRD\"",
+            "move_order = \"ULRD\"\npruning = \"fsm\"",
+        );
+    let parallel = killed_and_resumed(&config);
+    let dir = tempfile::tempdir().unwrap();
+    let serial = dir.path().join("serial.toml");
+    std::fs::write(
+        &serial,
+        config.replace("threads_per_run = 0", "threads_per_run = 1"),
+    )
+    .unwrap();
+    let mut cmd = searchlab(&serial, dir.path());
+    assert!(cmd.args(["--jobs", "2"]).status().unwrap().success());
+    let serial = common::rows(&dir.path().join("resume/results.csv"));
+    for column in ["generated", "expanded", "thresholds", "solution_length"] {
+        assert_eq!(parallel[0][column], serial[0][column], "{column}");
+    }
+    assert_eq!(parallel[0]["solution_length"], "57");
+    let (fsm, korf): (u64, u64) = (parallel[0]["generated"].parse().unwrap(), 276_361_933);
+    assert!(fsm < korf, "the machine prunes: {fsm} against {korf}");
 }
