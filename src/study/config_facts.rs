@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 /// The facts every template can quote about an experiment's config:
 /// `config.<experiment>.<parameter>` (a fixed value, or the swept values joined by
-/// ", "), `.replicates`, `.base_seed`, `.variants`, and its `[tune]` section's
+/// ", "), `.replicates`, `.base_seed`, `.variants`, `.threads_per_run` (the number, or
+/// "all" for 0: how many of the worker threads each run searches on), and its `[tune]` section's
 /// `.tune.budget`, `.tune.train_seeds`, `.tune.test_seeds`, `.tune.first_test`,
 /// `.tune.samples`, `.tune.seed`, `.tune.alpha` and `.tune.metric`.
 pub fn config_facts(name: &str, config: &Config, tune: Option<&TuneSpec>) -> Facts {
@@ -68,6 +69,13 @@ pub fn config_facts(name: &str, config: &Config, tune: Option<&TuneSpec>) -> Fac
         f.set(format!("{name}.tune.metric"), t.metric.clone());
     }
     f.set(format!("{name}.replicates"), config.replicates);
+    f.set(
+        format!("{name}.threads_per_run"),
+        match config.threads_per_run {
+            0 => Fact::Text("all".into()),
+            n => Fact::Int(n as i64),
+        },
+    );
     f.set(format!("{name}.base_seed"), config.base_seed);
     f.set(
         format!("{name}.variants"),
@@ -79,4 +87,24 @@ pub fn config_facts(name: &str, config: &Config, tune: Option<&TuneSpec>) -> Fac
             .join(", "),
     );
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_configs_parameters_and_threads_per_run_are_facts() {
+        let text = "[experiment]\ndomain = \"tiles\"\nalgorithm = \"ida\"\nthreads_per_run = 0\n\
+                    [params]\nexpand_limit = 500\n[sweep]\ninstance = [3, 1]\n";
+        let config = crate::pipeline::config::parse(text, "k.toml", &[]).unwrap();
+        let f = config_facts("k", &config, None);
+        assert_eq!(f.get("k.threads_per_run"), Some(&Fact::Text("all".into())));
+        assert_eq!(f.get("k.expand_limit"), Some(&Fact::Int(500)));
+        assert_eq!(f.get("k.instance"), Some(&Fact::Text("3, 1".into())));
+        let set = ["experiment.threads_per_run=2".to_string()];
+        let two = crate::pipeline::config::parse(text, "k.toml", &set).unwrap();
+        let f = config_facts("k", &two, None);
+        assert_eq!(f.get("k.threads_per_run"), Some(&Fact::Int(2)));
+    }
 }
