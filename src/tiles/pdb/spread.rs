@@ -71,18 +71,31 @@ impl Spread {
     fn fill(&mut self, table: &Table, depth: usize, used: u32, index: u32, rank: &mut u32) {
         let (n, k) = (table.pattern.cells, table.pattern.len());
         let mut free = !used & ((1u32 << n) - 1);
+        if depth + 1 == k {
+            *rank = self.fill_last(table, free, index, *rank);
+            return;
+        }
         while free != 0 {
             let c = free.trailing_zeros();
             free &= free - 1;
             let at = index + c * self.place[depth];
-            if depth + 1 == k {
-                let byte = &mut self.data[(at >> self.shift_bits) as usize];
-                *byte |= (table.get(*rank) as u8) << ((at & self.shift_bits) << 2);
-                *rank += 1;
-            } else {
-                self.fill(table, depth + 1, used | 1 << c, at, rank);
-            }
+            self.fill(table, depth + 1, used | 1 << c, at, rank);
         }
+    }
+
+    /// The last tile's placements (its place is 1): on the cells `free`, at `index` plus
+    /// the cell, the table's values from rank `rank` on, in order. Returns the next rank.
+    /// Most of the copying happens here, so the rank stays in a register.
+    #[inline(always)]
+    fn fill_last(&mut self, table: &Table, mut free: u32, index: u32, mut rank: u32) -> u32 {
+        let shift = self.shift_bits;
+        while free != 0 {
+            let at = index + free.trailing_zeros();
+            free &= free - 1;
+            self.data[(at >> shift) as usize] |= (table.get(rank) as u8) << ((at & shift) << 2);
+            rank += 1;
+        }
+        rank
     }
 
     /// The index of the placement `pos` (the cells of the pattern's tiles, in order).
