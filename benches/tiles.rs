@@ -4,10 +4,12 @@
 //! seconds; 7-8 when its tables are in the default cache `outputs/pdb`, e.g. after
 //! `searchlab tiles pdb build --partition 7-8`) on instances 1, 3 and 17, serial and
 //! parallel, and 5-5-5 on the long instances 60 and 88 (87 and 33 million nodes), where
-//! the parallel search's speed-up shows; each serial search also with the finite-state
-//! machine's duplicate pruning (`…/fsm`), and, when their tables are cached, the
-//! 24-puzzle's instances 38 and 40 both ways with 6-6-6-6 and with the maximum over four
-//! and over seven partitions (6-6-6-6x4, 6-6-6-6x7). Criterion's throughput is in nodes generated, so its "elem/s" figure is
+//! the parallel search's speed-up shows; 5-5-5 with zero-aware tables too (`zpdb:5-5-5`,
+//! built into the default cache when missing, under a second); each serial search also
+//! with the finite-state machine's duplicate pruning (`…/fsm`), and, when their tables
+//! are cached, the 24-puzzle's instances 38 and 40 both ways with 6-6-6-6 and with the
+//! maximum over four (plain and zero-aware) and over seven partitions (6-6-6-6x4,
+//! zpdb:6-6-6-6x4, 6-6-6-6x7). Criterion's throughput is in nodes generated, so its "elem/s" figure is
 //! generated nodes per second. `pdb_lookups` times the heuristic alone, computed from
 //! scratch (lookups per second). Run: `cargo bench --bench tiles`.
 
@@ -43,12 +45,23 @@ fn nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// The PDB heuristic of a partition of `set`'s board: built in memory, or loaded from the
-/// default cache (`None` when `cached_only` and it is not there).
+/// The PDB heuristic `name` (`pdb:…` or `zpdb:…`) of `set`'s board: built in memory, or
+/// loaded from the default cache (`None` when `cached_only` and it is not there); zero-aware
+/// tables that are missing are built into the cache.
 fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbHeuristic> {
     let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
+    let zero = pdb::strip_kind(name).1;
     let (name, parts) = pdb::parse_partitions(name, &goal).expect("a built-in partition");
     let dir = Path::new(pdb::DEFAULT_CACHE_DIR);
+    if zero {
+        let groups = pdb::distinct_groups(&parts);
+        if cached_only && (groups.iter()).any(|g| !pdb::zero_cache_file(dir, &goal, g).exists()) {
+            return None;
+        }
+        let kind = (true, true);
+        let built = PdbHeuristic::load_or_build(&goal, name, parts, dir, kind, &|_, _, _| {});
+        return Some(built.expect("the default cache is writable").0);
+    }
     let mut tables = Vec::new();
     for g in &pdb::distinct_groups(&parts) {
         let file = pdb::cache_file(dir, &goal, g);
@@ -82,9 +95,10 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("tiles_pdb_ida");
     group.sample_size(10);
     for (name, cached_only, ids) in [
-        ("5-5-5", false, &[1u32, 17, 60, 88][..]),
-        ("6-6-3", false, &[1, 3, 17][..]),
-        ("7-8", true, &[1, 3, 17][..]),
+        ("pdb:5-5-5", false, &[1u32, 17, 60, 88][..]),
+        ("zpdb:5-5-5", false, &[1u32, 17, 60, 88][..]),
+        ("pdb:6-6-3", false, &[1, 3, 17][..]),
+        ("pdb:7-8", true, &[1, 3, 17][..]),
     ] {
         let Some(h) = pdb_heuristic(InstanceSet::Korf100, name, cached_only) else {
             eprintln!(
@@ -99,17 +113,17 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
                 .expect("embedded instance");
             let nodes = pdb_ida::solve(&inst.board, &h, MoveOrder::KORF, None).generated;
             group.throughput(Throughput::Elements(nodes));
-            group.bench_function(format!("korf{id}/pdb:{name}"), |b| {
+            group.bench_function(format!("korf{id}/{name}"), |b| {
                 b.iter(|| {
                     pdb_ida::solve(black_box(&inst.board), &h, MoveOrder::KORF, None).generated
                 })
             });
-            group.bench_function(format!("korf{id}/pdb:{name}/parallel"), |b| {
+            group.bench_function(format!("korf{id}/{name}/parallel"), |b| {
                 b.iter(|| {
                     pdb_ida::solve_parallel(black_box(&inst.board), &h, MoveOrder::KORF).generated
                 })
             });
-            bench_fsm(&mut group, &format!("korf{id}/pdb:{name}"), &inst.board, &h);
+            bench_fsm(&mut group, &format!("korf{id}/{name}"), &inst.board, &h);
         }
     }
     group.finish();
@@ -118,7 +132,12 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
     // builds all three's).
     let mut group = c.benchmark_group("tiles_pdb_ida_24");
     group.sample_size(10);
-    for name in ["6-6-6-6", "6-6-6-6x4", "6-6-6-6x7"] {
+    for name in [
+        "pdb:6-6-6-6",
+        "pdb:6-6-6-6x4",
+        "zpdb:6-6-6-6x4",
+        "pdb:6-6-6-6x7",
+    ] {
         let Some(h) = pdb_heuristic(InstanceSet::Korf24, name, true) else {
             eprintln!("tiles_pdb_ida_24: no cached {name} tables, skipped");
             continue;
@@ -127,17 +146,12 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
             let inst = InstanceSet::Korf24.instance(id).expect("embedded instance");
             let nodes = pdb_ida::solve(&inst.board, &h, MoveOrder::KORF, None).generated;
             group.throughput(Throughput::Elements(nodes));
-            group.bench_function(format!("korf24-{id}/pdb:{name}"), |b| {
+            group.bench_function(format!("korf24-{id}/{name}"), |b| {
                 b.iter(|| {
                     pdb_ida::solve(black_box(&inst.board), &h, MoveOrder::KORF, None).generated
                 })
             });
-            bench_fsm(
-                &mut group,
-                &format!("korf24-{id}/pdb:{name}"),
-                &inst.board,
-                &h,
-            );
+            bench_fsm(&mut group, &format!("korf24-{id}/{name}"), &inst.board, &h);
         }
     }
     group.finish();
@@ -148,9 +162,9 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
         .map(|i| i.board)
         .collect();
     group.throughput(Throughput::Elements(boards.len() as u64));
-    for name in ["5-5-5", "6-6-3"] {
+    for name in ["pdb:5-5-5", "zpdb:5-5-5", "pdb:6-6-3"] {
         let h = pdb_heuristic(InstanceSet::Korf100, name, false).expect("built");
-        group.bench_function(format!("pdb:{name}"), |b| {
+        group.bench_function(name, |b| {
             b.iter(|| {
                 boards
                     .iter()

@@ -57,7 +57,7 @@ pub enum PdbCommand {
 pub struct PdbBuildArgs {
     /// `5-5-5`, `6-6-3`, `7-8` (15-puzzle), `6-6-6-6`, `6-6-6-6x4`, `6-6-6-6x7`, `6-6-6-6x14` (24-puzzle), groups of
     /// tiles like `1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`, or several partitions separated by
-    /// `|`.
+    /// `|`; `zpdb:` before it builds zero-aware tables (`zpdb:6-6-6-6x4`).
     #[arg(long)]
     pub partition: String,
     /// Board side for a custom partition (default: the smallest square holding its tiles).
@@ -91,7 +91,8 @@ pub struct BoardArgs {
     /// additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8
     /// (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (the maximum over four,
     /// seven or fourteen partitions; 24-puzzle), groups of tiles like pdb:1,2,3,4/5,6,7,8, or several partitions
-    /// separated by `|`, maximised over.
+    /// separated by `|`, maximised over; zpdb: instead of pdb: for zero-aware tables (the
+    /// blank's region counted, one bit a state).
     #[arg(long, default_value = "manhattan", value_parser = heuristic_name)]
     pub heuristic: String,
 }
@@ -154,7 +155,7 @@ pub struct SolveArgs {
     /// about the diagonal): `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, `6-6-6-6x4`, `6-6-6-6x7`, `6-6-6-6x14`, groups of tiles
     /// like `1,2,3,4/5,6,7,8`, or several partitions separated by `|` (the maximum over
     /// them); missing tables are built into the cache first. The same as `--heuristic
-    /// pdb:PARTITION`.
+    /// pdb:PARTITION`; `zpdb:PARTITION` for zero-aware tables.
     #[arg(long)]
     pub pdb: Option<String>,
     /// The pattern-database cache folder (default: $SEARCHLAB_PDB_CACHE, else pdb/ in --out).
@@ -208,7 +209,7 @@ pub struct BatchArgs {
     /// Heuristics, comma-separated (e.g. `manhattan,linear,all,pdb:7-8`): the classic ones,
     /// the named pattern databases pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6,
     /// pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles, or several partitions separated by `|`
-    /// (`manhattan,pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`).
+    /// (`manhattan,pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`); zpdb: for zero-aware tables.
     #[arg(long, default_value = "manhattan", value_parser = heuristic_list)]
     pub heuristic: HeuristicList,
     /// The pattern-database cache folder (default: outputs/pdb, or $SEARCHLAB_PDB_CACHE).
@@ -306,6 +307,7 @@ pub fn pdb_heuristic(
     cache: &std::path::Path,
 ) -> anyhow::Result<(pdb::PdbHeuristic, Vec<pdb::Origin>)> {
     let (name, partitions) = pdb::parse_partitions(partition, goal)?;
+    let kind = (true, pdb::strip_kind(partition).1);
     let groups = pdb::distinct_groups(&partitions);
     if !std::io::stderr().is_terminal() {
         return pdb::PdbHeuristic::load_or_build(
@@ -313,7 +315,7 @@ pub fn pdb_heuristic(
             name,
             partitions,
             cache,
-            true,
+            kind,
             &pdb::progress_lines(&groups, &|text| crate::util::notice::note(text)),
         );
     }
@@ -326,7 +328,7 @@ pub fn pdb_heuristic(
         .progress_chars("=> "),
     );
     let result =
-        pdb::PdbHeuristic::load_or_build(goal, name, partitions, cache, true, &|i, done, total| {
+        pdb::PdbHeuristic::load_or_build(goal, name, partitions, cache, kind, &|i, done, total| {
             bar.set_message(format!(
                 "building the pattern database of tiles {:?}",
                 groups[i]
@@ -342,7 +344,7 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
     let side = match (a.side, pdb::named_side(&a.partition)) {
         (Some(s), _) | (None, Some(s)) => s,
         (None, None) => {
-            let max = (a.partition.trim().trim_start_matches("pdb:"))
+            let max = (pdb::strip_kind(&a.partition).0)
                 .split(['/', ',', '|'])
                 .filter_map(|w| w.trim().parse::<usize>().ok())
                 .max()
@@ -355,13 +357,18 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
     let cache = cache_dir(a.cache.as_deref(), &a.out);
     let (h, origins) = pdb_heuristic(&a.partition, &goal, &cache)?;
     let mut s = format!(
-        "partition {} on the {} board: {} tables, {} bytes, {:.2} s\n",
+        "partition {} on the {} board: {} {}tables, {} bytes, {:.2} s\n",
         h.name,
         goal.shape(),
-        h.tables.len(),
+        h.groups().len(),
+        if h.zero.is_empty() { "" } else { "zero-aware " },
         thousands(h.bytes() as u64),
         started.elapsed().as_secs_f64()
     );
+    let origin = |o: &pdb::Origin| match o {
+        pdb::Origin::Built => "built",
+        pdb::Origin::Loaded => "loaded from the cache",
+    };
     for (t, o) in h.tables.iter().zip(&origins) {
         s.push_str(&format!(
             "tiles {:?}: {} entries, {} bytes ({}), {} (build time {:.2} s), max {}, mean {:.3}\n  values: {}\n",
@@ -369,7 +376,7 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
             thousands(t.pattern.entries()),
             thousands(t.bytes() as u64),
             if t.encoding == pdb::Encoding::Nibbles { "4 bits an entry" } else { "a byte an entry" },
-            if *o == pdb::Origin::Built { "built" } else { "loaded from the cache" },
+            origin(o),
             t.build_seconds,
             t.max_value(),
             t.mean_value(),
@@ -378,6 +385,23 @@ fn pdb_build(a: &PdbBuildArgs) -> anyhow::Result<String> {
         s.push_str(&format!(
             "  file: {}\n",
             pdb::cache_file(&cache, &goal, &t.pattern.tiles).display()
+        ));
+    }
+    for (z, o) in h.zero.iter().zip(&origins) {
+        s.push_str(&format!(
+            "tiles {:?}: {} states, {} bytes (a bit a state), {} (build time {:.2} s), max {}, mean {:.3}\n  costs: {}\n",
+            z.pattern.tiles,
+            thousands(z.histogram.iter().sum()),
+            thousands(z.bytes() as u64),
+            origin(o),
+            z.build_seconds,
+            z.max_value(),
+            z.mean_value(),
+            pdb::histogram_text(&z.histogram)
+        ));
+        s.push_str(&format!(
+            "  file: {}\n",
+            pdb::zero_cache_file(&cache, &goal, &z.pattern.tiles).display()
         ));
     }
     Ok(s)

@@ -7,14 +7,15 @@
 //!
 //! `ida` also takes the pattern-database heuristics `pdb:5-5-5`, `pdb:6-6-3`, `pdb:7-8`
 //! (15-puzzle), `pdb:6-6-6-6`, `pdb:6-6-6-6x4`, `pdb:6-6-6-6x7` and `pdb:6-6-6-6x14` (24-puzzle), custom partitions and
-//! maxima over several, with the reflection: the tables come from
+//! maxima over several, with the reflection, and the same with zero-aware tables
+//! (`zpdb:6-6-6-6x4`, [`pdb::ZeroTable`]): the tables come from
 //! the run context's cache folder (`<out>/pdb` by default), built there once when
 //! missing, and are shared by all the runs of the process through the context's memo
 //! ([`pdb::shared`]). The time a run spends loading or building them is
 //! `heuristic_setup_seconds` (with the tables' spread copies for the search, made in
 //! memory), not part of `time_seconds`; `heuristic_bytes` is the packed tables' memory, as
 //! the papers count it (the spread copies take more: 1.9 times as much for the
-//! 24-puzzle's six-tile tables).
+//! 24-puzzle's six-tile tables), or the zero-aware tables' bits.
 //!
 //! `ida` records a checkpoint after an iteration (its thresholds and counts so far,
 //! [`crate::tiles::deepen::Checkpoint`]) in the journal's checkpoint log, at most one per
@@ -120,10 +121,10 @@ fn ida_algorithm() -> Algorithm {
             .instance(),
             ParamSpec::text(
                 "heuristic",
-                "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles like pdb:1,2,3/4,5,6 (several partitions separated by |)",
+                "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles like pdb:1,2,3/4,5,6 (several partitions separated by |); zpdb: instead of pdb: for zero-aware tables",
                 pdb::check_ida_heuristic,
                 Some("manhattan"),
-                "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (24-puzzle: the maximum over four, seven or fourteen partitions), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15, or several such partitions separated by | (the maximum over them); tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
+                "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (24-puzzle: the maximum over four, seven or fourteen partitions), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15, or several such partitions separated by | (the maximum over them); zpdb: instead of pdb: gives zero-aware tables (one bit a state, the blank's region counted: zpdb:6-6-6-6x4); tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
             ),
             ParamSpec::choice(
                 "move_order",
@@ -266,7 +267,7 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
             (r, None, None)
         }
         None => user_bail!(
-            "pruning = {pruning:?} needs heuristic = \"manhattan\" or a pattern database (pdb:…), not {name:?}"
+            "pruning = {pruning:?} needs heuristic = \"manhattan\" or a pattern database (pdb:… or zpdb:…), not {name:?}"
         ),
     };
     Ok(RunOutput::of(TilesMetrics {

@@ -3,70 +3,16 @@
 //! [module documentation](super) for the words of seen and frontier bits).
 
 use super::rank::{Pattern, Unranker, pdep_bits, pext, pext_bits, select_bit};
+use super::regions::Grid;
+use super::regions::Regions;
 use super::table::{Encoding, Table};
-use crate::tiles::board::{Board, Dir, MAX_CELLS, Shape};
+use super::zero::{ZeroSink, ZeroTable};
+use crate::tiles::board::{Board, MAX_CELLS};
+use crate::util::huge::prefetch;
 use rayon::prelude::*;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
-
-/// The board's geometry as bit masks, for the abstract search.
-#[derive(Clone)]
-struct Grid {
-    n: usize,
-    all: u32,
-    /// Cells with a neighbour to the left (a region may grow right into them), etc.
-    not_first_col: u32,
-    not_last_col: u32,
-    w: usize,
-    nbr: [[u8; 4]; MAX_CELLS],
-}
-
-impl Grid {
-    fn new(shape: Shape) -> Grid {
-        let n = shape.cells();
-        let w = shape.width;
-        let mut g = Grid {
-            n,
-            all: if n == 32 { u32::MAX } else { (1 << n) - 1 },
-            not_first_col: 0,
-            not_last_col: 0,
-            w,
-            nbr: [[u8::MAX; 4]; MAX_CELLS],
-        };
-        for c in 0..n {
-            if c % w != 0 {
-                g.not_first_col |= 1 << c;
-            }
-            if c % w != w - 1 {
-                g.not_last_col |= 1 << c;
-            }
-            for (k, d) in Dir::ALL.into_iter().enumerate() {
-                if let Some(q) = shape.neighbour(c, d) {
-                    g.nbr[c][k] = q as u8;
-                }
-            }
-        }
-        g
-    }
-
-    /// The cells of `free` connected to `seed` (a subset of `free`).
-    #[inline(always)]
-    fn flood(&self, seed: u32, free: u32) -> u32 {
-        let mut r = seed;
-        loop {
-            let grown = (r
-                | ((r << 1) & self.not_first_col)
-                | ((r >> 1) & self.not_last_col)
-                | (r << self.w)
-                | (r >> self.w))
-                & free;
-            if grown == r {
-                return r;
-            }
-            r = grown;
-        }
-    }
-}
 
 /// An atomic word of seen and frontier bits (see the module documentation).
 trait Word: Send + Sync {
@@ -108,24 +54,53 @@ word!(AtomicU64, u64, 64);
 /// Builds the table of `tiles` towards `goal` (one blank). `progress(done, total)` is
 /// called after every layer with the number of placements valued so far.
 pub fn build(goal: &Board, tiles: &[u8], progress: &dyn Fn(u64, u64)) -> Table {
+    build_both(goal, tiles, None, progress)
+}
+
+/// [`build`], and the zero-aware table of the same search ([`ZeroTable`]), whose
+/// regions are `regions` (of `tiles.len()` tiles on `goal`'s board).
+pub fn build_zero(
+    goal: &Board,
+    tiles: &[u8],
+    regions: &Arc<Regions>,
+    progress: &dyn Fn(u64, u64),
+) -> (Table, ZeroTable) {
+    let mut zero = ZeroTable::empty(goal, tiles, Arc::clone(regions));
+    let table = build_both(goal, tiles, Some(&mut zero), progress);
+    (table, zero)
+}
+
+/// The table, and the zero-aware one into `zero` when given. A build whose values do not
+/// fit nibbles is done again with bytes; it sets the same zero-aware bits again.
+fn build_both(
+    goal: &Board,
+    tiles: &[u8],
+    mut zero: Option<&mut ZeroTable>,
+    progress: &dyn Fn(u64, u64),
+) -> Table {
     let started = Instant::now();
     let free = goal.len() - tiles.len();
-    let mut table = None;
     for encoding in [Encoding::Nibbles, Encoding::Bytes] {
-        table = if free <= 8 {
-            build_with::<AtomicU16>(goal, tiles, encoding, progress)
-        } else if free <= 16 {
-            build_with::<AtomicU32>(goal, tiles, encoding, progress)
-        } else {
-            build_with::<AtomicU64>(goal, tiles, encoding, progress)
+        let built = {
+            let sink = zero.as_deref_mut().map(ZeroSink::new);
+            if free <= 8 {
+                build_with::<AtomicU16>(goal, tiles, encoding, sink.as_ref(), progress)
+            } else if free <= 16 {
+                build_with::<AtomicU32>(goal, tiles, encoding, sink.as_ref(), progress)
+            } else {
+                build_with::<AtomicU64>(goal, tiles, encoding, sink.as_ref(), progress)
+            }
         };
-        if table.is_some() {
-            break;
+        if let Some((mut table, states)) = built {
+            table.build_seconds = started.elapsed().as_secs_f64();
+            if let Some(z) = zero {
+                z.histogram = states;
+                z.build_seconds = table.build_seconds;
+            }
+            return table;
         }
     }
-    let mut table = table.expect("byte values always fit");
-    table.build_seconds = started.elapsed().as_secs_f64();
-    table
+    unreachable!("byte values always fit")
 }
 
 /// Everything a layer of the build reads.
@@ -141,26 +116,17 @@ struct Build<'a, W> {
     encoding: Encoding,
     limit: u32,
     overflow: &'a AtomicBool,
-}
-
-#[inline(always)]
-fn prefetch<T>(p: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint; any address is allowed.
-    #[allow(unused_unsafe)]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (p as *const T).cast(),
-        );
-    }
+    /// The zero-aware table being filled, when one is.
+    zero: Option<&'a ZeroSink<'a>>,
 }
 
 impl<W: Word> Build<'_, W> {
     /// One range of placements in one layer: values the placements first reached at
-    /// `depth` (into `out`, the range's part of the table) and expands the frontier
-    /// regions of the layer's parity. Returns (placements valued, states created).
+    /// `depth` (into `out`, the range's part of the table; their regions into the
+    /// zero-aware table) and expands the frontier regions of the layer's parity. Returns
+    /// (placements valued, states created, regions valued).
     #[inline(always)]
-    fn chunk<const FAST: bool>(&self, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+    fn chunk<const FAST: bool>(&self, first: u64, depth: u32, out: &mut [u8]) -> Counts {
         let (k, f) = (self.k, self.f);
         let fmask: u64 = (1u64 << f) - 1;
         let last = (first + CHUNK).min(self.entries);
@@ -168,6 +134,7 @@ impl<W: Word> Build<'_, W> {
         let mut pos = [0u8; MAX_CELLS];
         let mut valued = 0u64;
         let mut created = 0u64;
+        let mut states = 0u64;
         // Successors of an expansion: (rank, occupied cells, blank cell). They are
         // checked one expansion later, so that their words' prefetches have landed.
         let mut succ = [[(0u32, 0u32, 0u8); 4 * MAX_CELLS]; 2];
@@ -208,6 +175,9 @@ impl<W: Word> Build<'_, W> {
             }
             self.words[r as usize].set(seen);
             let region = pdep_bits::<FAST>(front, grid.all & !occupied);
+            if let Some(zero) = self.zero {
+                states += zero.record(&pos[..k], occupied, region, depth, mdp);
+            }
             slot ^= 1;
             let mut count = 0;
             for i in 0..k {
@@ -227,7 +197,7 @@ impl<W: Word> Build<'_, W> {
             counts[slot ^ 1] = 0;
         }
         created += self.check::<FAST>(&succ[slot][..counts[slot]]);
-        (valued, created)
+        (valued, created, states)
     }
 
     /// Marks the successors not seen yet (with their blank regions) as seen and in the
@@ -266,11 +236,11 @@ impl<W: Word> Build<'_, W> {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2,popcnt")]
-    fn chunk_bmi2(&self, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+    fn chunk_bmi2(&self, first: u64, depth: u32, out: &mut [u8]) -> Counts {
         self.chunk::<true>(first, depth, out)
     }
 
-    fn run_chunk(&self, fast: bool, first: u64, depth: u32, out: &mut [u8]) -> (u64, u64) {
+    fn run_chunk(&self, fast: bool, first: u64, depth: u32, out: &mut [u8]) -> Counts {
         #[cfg(target_arch = "x86_64")]
         if fast {
             // SAFETY: `fast` is true only when the CPU has BMI1, BMI2 and POPCNT.
@@ -281,6 +251,9 @@ impl<W: Word> Build<'_, W> {
 }
 
 const CHUNK: u64 = 1 << 14;
+
+/// What a range of a layer did: (placements valued, states created, regions valued).
+type Counts = (u64, u64, u64);
 
 /// True when the CPU has the bit instructions the build's fast path uses.
 fn has_bmi2() -> bool {
@@ -294,13 +267,16 @@ fn has_bmi2() -> bool {
     false
 }
 
-/// The layered BFS with words of type `W`; `None` when a value does not fit `encoding`.
+/// The layered BFS with words of type `W`, filling `zero` too when given: the table and
+/// the number of (placement, region) states at each cost, or `None` when a value does
+/// not fit `encoding`.
 fn build_with<W: Word>(
     goal: &Board,
     tiles: &[u8],
     encoding: Encoding,
+    zero: Option<&ZeroSink>,
     progress: &dyn Fn(u64, u64),
-) -> Option<Table> {
+) -> Option<(Table, Vec<u64>)> {
     let shape = goal.shape();
     let grid = Grid::new(shape);
     let n = grid.n;
@@ -352,21 +328,24 @@ fn build_with<W: Word>(
         encoding,
         limit,
         overflow: &overflow,
+        zero,
     };
     let fast = has_bmi2();
     let mut histogram: Vec<u64> = Vec::new();
+    let mut states: Vec<u64> = Vec::new();
     let mut valued = 0u64;
     let mut depth = 0u32;
     loop {
-        let (count, created) = data
+        let (count, created, regions) = data
             .par_chunks_mut((CHUNK / per_byte) as usize)
             .enumerate()
             .map(|(ci, out)| ctx.run_chunk(fast, ci as u64 * CHUNK, depth, out))
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
         if overflow.load(Relaxed) {
             return None;
         }
         histogram.push(count);
+        states.push(regions);
         valued += count;
         progress(valued, entries);
         if created == 0 {
@@ -376,10 +355,12 @@ fn build_with<W: Word>(
     }
     // Every placement is reachable when the blank has a cell to spare (else half are).
     debug_assert!(valued == entries || k + 1 == n);
-    while histogram.last() == Some(&0) {
-        histogram.pop();
+    for h in [&mut histogram, &mut states] {
+        while h.last() == Some(&0) {
+            h.pop();
+        }
     }
     let mut t = Table::new(pattern, encoding, data);
     t.histogram = histogram;
-    Some(t)
+    Some((t, states))
 }

@@ -39,31 +39,39 @@
 //! match the request or whose checksum fails is rebuilt with a warning on stderr.
 
 //!
+//! **Zero-aware tables** (`zpdb:` heuristics) keep the cost of each (placement, blank
+//! region) state instead of the least over the regions, one bit an entry; see [`ZeroTable`].
+//!
 //! **Files.** This file holds the partitions; `rank.rs` the perfect ranking of placements
 //! and its bit tricks, `build.rs` the breadth-first construction, `table.rs` the packed
-//! values, `spread.rs` their copies indexed by cells for the search, `store.rs` the disk
-//! format and cache, `heuristic.rs` the lookups with the reflection, `names.rs` the
-//! heuristic names (`pdb:7-8`) the pipeline accepts; their public items are re-exported
-//! here.
+//! values, `spread.rs` their copies indexed by cells for the search, `regions.rs` the
+//! board's masks and the blank's regions of every set of taken cells, `zero.rs` the
+//! zero-aware tables, `store.rs` the disk format and cache, `heuristic.rs` the lookups
+//! with the reflection, `names.rs` the heuristic names (`pdb:7-8`, `zpdb:6-6-6-6x4`) the
+//! pipeline accepts; their public items are re-exported here.
 
 mod build;
 mod heuristic;
 mod names;
 mod rank;
+mod regions;
 mod spread;
 mod store;
 mod table;
+mod zero;
 
-pub use build::build;
+pub use build::{build, build_zero};
 pub use heuristic::{MAX_PARTS, Part, PdbHeuristic, Reflection, distinct_groups};
 pub use names::{check_ida_heuristic, heuristic_names, heuristic_partition, split_heuristics};
 pub use rank::Pattern;
-pub use spread::{MAX_SPREAD_ENTRIES, Spread};
+pub use regions::Regions;
+pub use spread::{CellIndex, MAX_SPREAD_ENTRIES, Spread};
 pub use store::{
     DEFAULT_CACHE_DIR, FORMAT_VERSION, Origin, cache_file, check_cache, histogram_text, load,
-    load_or_build, progress_lines, save, shared,
+    load_or_build, load_or_build_zero, progress_lines, save, shared, zero_cache_file,
 };
 pub use table::{Encoding, Table};
+pub use zero::{MAX_ZERO_ENTRIES, ZeroTable};
 
 use super::board::Board;
 use crate::user_bail;
@@ -147,8 +155,7 @@ pub(crate) const CATALOGUES: &[(&str, usize, &[&[&str]])] = &[
 
 /// The board side a named partition or catalogue is for (`6-6-6-6`: 5), else `None`.
 pub fn named_side(text: &str) -> Option<usize> {
-    let text = text.trim();
-    let text = text.strip_prefix("pdb:").unwrap_or(text);
+    let text = strip_kind(text).0;
     (NAMED.iter().map(|(n, side, _)| (*n, *side)))
         .chain(CATALOGUES.iter().map(|(n, side, _)| (*n, *side)))
         .find(|(n, _)| *n == text)
@@ -160,8 +167,7 @@ pub fn named_side(text: &str) -> Option<usize> {
 /// maximum is taken. Returns the name the heuristic goes by and the partitions, checked
 /// as far as they can be without a board.
 pub fn parse_partitions_text(text: &str) -> Result<(String, Vec<Partition>), String> {
-    let text = text.trim();
-    let text = text.strip_prefix("pdb:").unwrap_or(text);
+    let text = strip_kind(text).0;
     let (name, texts): (String, Vec<&str>) = match CATALOGUES.iter().find(|(n, ..)| *n == text) {
         Some((name, _, lists)) => (name.to_string(), lists.concat()),
         None => (String::new(), text.split('|').collect()),
@@ -191,7 +197,21 @@ pub fn parse_partitions_text(text: &str) -> Result<(String, Vec<Partition>), Str
     Ok((name, parts))
 }
 
-/// [`parse_partitions_text`], each partition checked against `goal`'s board.
+/// The prefix of the heuristics of zero-aware tables ([`ZeroTable`]): `zpdb:6-6-6-6x4`.
+pub const ZERO_PREFIX: &str = "zpdb:";
+
+/// A pattern-database text without its `pdb:` or `zpdb:` prefix, and whether it asks for
+/// zero-aware tables (`zpdb:`).
+pub fn strip_kind(text: &str) -> (&str, bool) {
+    let text = text.trim();
+    match text.strip_prefix(ZERO_PREFIX) {
+        Some(rest) => (rest, true),
+        None => (text.strip_prefix("pdb:").unwrap_or(text), false),
+    }
+}
+
+/// [`parse_partitions_text`], each partition checked against `goal`'s board (and, for
+/// `zpdb:`, against the size of zero-aware tables).
 pub fn parse_partitions(text: &str, goal: &Board) -> anyhow::Result<(String, Vec<Partition>)> {
     let (name, parts) = match parse_partitions_text(text) {
         Ok(x) => x,
@@ -199,6 +219,9 @@ pub fn parse_partitions(text: &str, goal: &Board) -> anyhow::Result<(String, Vec
     };
     for p in &parts {
         p.check_board(goal)?;
+        if strip_kind(text).1 {
+            p.check_zero(goal)?;
+        }
     }
     Ok((name, parts))
 }
@@ -238,8 +261,7 @@ impl Partition {
     /// The partition a text names, checked as far as it can be without a board: tile
     /// numbers, no empty group, no tile twice. The error says what is wrong.
     pub fn parse_text(text: &str) -> Result<Partition, String> {
-        let text = text.trim();
-        let text = text.strip_prefix("pdb:").unwrap_or(text);
+        let text = strip_kind(text).0;
         if let Some((name, _, groups)) = NAMED.iter().find(|(n, _, _)| *n == text) {
             return Ok(Partition {
                 name: name.to_string(),
@@ -285,6 +307,22 @@ impl Partition {
             .collect::<Vec<_>>()
             .join("/");
         Ok(Partition { name, groups })
+    }
+
+    /// Checks that every group's zero-aware table fits [`MAX_ZERO_ENTRIES`].
+    fn check_zero(&self, goal: &Board) -> anyhow::Result<()> {
+        for g in &self.groups {
+            let entries = zero::main_entries(goal.len(), g.len());
+            if entries > MAX_ZERO_ENTRIES {
+                user_bail!(
+                    "pattern database partition {}: a zero-aware table of {} tiles on {} cells has {entries} entries; the limit is {MAX_ZERO_ENTRIES} (groups of up to six tiles of the 24-puzzle, eight of the 15-puzzle)",
+                    self.name,
+                    g.len(),
+                    goal.len()
+                );
+            }
+        }
+        Ok(())
     }
 
     fn check(&self, goal: &Board) -> anyhow::Result<()> {
@@ -353,6 +391,57 @@ pub(crate) mod tests {
             .map(|g| build(goal, g, &|_, _| {}))
             .collect();
         PdbHeuristic::max_of(goal, name, &parts, tables, reflect)
+    }
+
+    /// [`heuristic`] with zero-aware tables.
+    pub(crate) fn zero_heuristic(goal: &Board, partition: &str, reflect: bool) -> PdbHeuristic {
+        let (name, parts) = parse_partitions(partition, goal).unwrap();
+        let mut regions = std::collections::HashMap::new();
+        let tables = distinct_groups(&parts)
+            .iter()
+            .map(|g| {
+                let r = (regions.entry(g.len()))
+                    .or_insert_with(|| std::sync::Arc::new(Regions::new(goal.shape(), g.len())));
+                build_zero(goal, g, r, &|_, _| {}).1
+            })
+            .collect();
+        PdbHeuristic::zero_max_of(goal, name, &parts, tables, reflect)
+    }
+
+    #[test]
+    fn zero_aware_heuristics_are_admissible_consistent_and_above_the_plain_ones() {
+        // Every 8-puzzle state by exact distance, for partitions of one to four groups
+        // and the maximum over two: the zero-aware value (with the reflection) is at most
+        // the distance, at least the plain one, higher on some states, changes by at most
+        // one a move (consistent), and is 0 only at the goal.
+        let goal = goal3();
+        for partition in [
+            "1,2,3,4/5,6,7,8",
+            "1,2,5/3,6/4,7,8",
+            "2,4,6,8",
+            "1,2,3,4/5,6,7,8|1,2,5/3,6/4,7,8",
+        ] {
+            let plain = heuristic(&goal, partition, true);
+            let zero = zero_heuristic(&goal, partition, true);
+            assert!(zero.tables.is_empty() && !zero.zero.is_empty());
+            let mut higher = 0;
+            for (d, layer) in boards_by_distance(&goal).iter().enumerate() {
+                for b in layer {
+                    let (p, z) = (plain.evaluate(&b.cells), zero.evaluate(&b.cells));
+                    assert!(
+                        p <= z && z as usize <= d,
+                        "{partition}: {p}, {z}, {d} on {}",
+                        b.list()
+                    );
+                    assert_eq!(z == 0, d == 0);
+                    higher += u32::from(z > p);
+                    for (n, _, _) in b.successors(crate::tiles::board::MoveOrder::default()) {
+                        assert!(zero.evaluate(&n.cells).abs_diff(z) <= 1, "{partition}");
+                    }
+                }
+            }
+            assert!(higher > 100, "{partition}: {higher}");
+        }
     }
 
     #[test]

@@ -18,14 +18,50 @@ use crate::tiles::board::MAX_CELLS;
 /// The most entries a spread copy has: 2^28, 128 MB at 4 bits an entry.
 pub const MAX_SPREAD_ENTRIES: u64 = 1 << 28;
 
-/// A table's values indexed by cells: a placement's index is the number whose base-n
-/// digits are its tiles' cells, so a move of tile i changes it by the cells' difference
-/// times [`Self::place`]`(i)`.
+/// The index by cells of a pattern's placements: the number whose base-n digits are its
+/// tiles' cells, the first tile's most significant, so a move of tile i changes it by the
+/// cells' difference times [`Self::place`]`(i)`. Spread copies and zero-aware tables
+/// ([`super::zero`]) are laid out by it.
+#[derive(Debug, Clone)]
+pub struct CellIndex {
+    /// `place[i]`: the place value of tile i's cell, n^(k−1−i).
+    place: [u32; MAX_CELLS],
+}
+
+impl CellIndex {
+    /// The index of `k` tiles' placements on `cells` cells.
+    pub fn new(cells: usize, k: usize) -> CellIndex {
+        let mut place = [0u32; MAX_CELLS];
+        let mut p = 1u64;
+        for i in (0..k).rev() {
+            place[i] = p as u32;
+            p *= cells as u64;
+        }
+        CellIndex { place }
+    }
+
+    /// The index of the placement `pos` (the cells of the pattern's tiles, in order).
+    #[inline(always)]
+    pub fn index(&self, pos: &[u8]) -> u32 {
+        pos.iter()
+            .zip(&self.place)
+            .map(|(&c, &p)| u32::from(c) * p)
+            .sum()
+    }
+
+    /// The place value of tile `i`'s cell: its move from `from` to `to` changes the index
+    /// by `(to − from) · place(i)`.
+    #[inline(always)]
+    pub fn place(&self, i: usize) -> u32 {
+        self.place[i]
+    }
+}
+
+/// A table's values indexed by cells ([`CellIndex`]).
 #[derive(Debug, Clone)]
 pub struct Spread {
     data: Vec<u8>,
-    /// `place[i]`: the place value of tile i's cell, n^(k−1−i).
-    place: [u32; MAX_CELLS],
+    cells: CellIndex,
     /// 0 for bytes, 1 for nibbles, as in the table.
     shift_bits: u32,
     mask: u8,
@@ -46,16 +82,10 @@ impl Spread {
             return None;
         }
         let (shift_bits, mask) = table.packing();
-        let mut place = [0u32; MAX_CELLS];
-        let mut p = 1u32;
-        for i in (0..k).rev() {
-            place[i] = p;
-            p *= n as u32;
-        }
         let bytes = (entries as usize).div_ceil(1 << shift_bits);
         let mut s = Spread {
             data: crate::util::huge::huge_zeroed(bytes),
-            place,
+            cells: CellIndex::new(n, k),
             shift_bits,
             mask,
         };
@@ -78,7 +108,7 @@ impl Spread {
         while free != 0 {
             let c = free.trailing_zeros();
             free &= free - 1;
-            let at = index + c * self.place[depth];
+            let at = index + c * self.cells.place(depth);
             self.fill(table, depth + 1, used | 1 << c, at, rank);
         }
     }
@@ -98,19 +128,15 @@ impl Spread {
         rank
     }
 
-    /// The index of the placement `pos` (the cells of the pattern's tiles, in order).
+    /// The index of the placement `pos` ([`CellIndex::index`]).
     pub fn index(&self, pos: &[u8]) -> u32 {
-        pos.iter()
-            .zip(&self.place)
-            .map(|(&c, &p)| u32::from(c) * p)
-            .sum()
+        self.cells.index(pos)
     }
 
-    /// The place value of tile `i`'s cell: its move from `from` to `to` changes the index
-    /// by `(to − from) · place(i)`.
+    /// The place value of tile `i`'s cell ([`CellIndex::place`]).
     #[inline(always)]
     pub fn place(&self, i: usize) -> u32 {
-        self.place[i]
+        self.cells.place(i)
     }
 
     /// The stored value at `index`, as [`Table::get`] at the placement's rank.

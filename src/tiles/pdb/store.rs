@@ -2,10 +2,12 @@
 //! the cache folder of tables: load when present and valid, else build and save; the
 //! process-wide sharing of a partition's heuristic between the runs of a pipeline.
 
-use super::build::build;
+use super::build::{build, build_zero};
 use super::heuristic::PdbHeuristic;
 use super::rank::Pattern;
+use super::regions::Regions;
 use super::table::{Encoding, Table};
+use super::zero::ZeroTable;
 use crate::tiles::board::Board;
 use crate::user_bail;
 use crate::util::rng::fnv1a;
@@ -19,6 +21,7 @@ pub const DEFAULT_CACHE_DIR: &str = "outputs/pdb";
 /// The cache file format; a file of another version is rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
 const MAGIC: &[u8; 8] = b"SLABPDB\0";
+const ZERO_MAGIC: &[u8; 8] = b"SLABZPD\0";
 
 /// The cache file of a pattern: `4x4-g<goal hash>-1-2-3-4-5-6-7.pdb`.
 pub fn cache_file(dir: &Path, goal: &Board, tiles: &[u8]) -> PathBuf {
@@ -27,25 +30,44 @@ pub fn cache_file(dir: &Path, goal: &Board, tiles: &[u8]) -> PathBuf {
     dir.join(format!("{}-g{g:08x}-{}.pdb", goal.shape(), t.join("-")))
 }
 
-/// The header fields that identify a table.
-fn header(goal: &Board, tiles: &[u8], table: &Table) -> Vec<u8> {
+/// The fields that say what a file holds: magic, format version, board, goal, tiles.
+fn identity(magic: &[u8; 8], goal: &Board, tiles: &[u8]) -> Vec<u8> {
     let mut h = Vec::new();
-    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(magic);
     h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     h.push(goal.width);
     h.push(goal.height);
     h.extend_from_slice(goal.tiles());
     h.push(tiles.len() as u8);
     h.extend_from_slice(tiles);
-    h.push(table.encoding as u8);
-    h.extend_from_slice(&table.pattern.entries().to_le_bytes());
-    h.extend_from_slice(&(table.histogram.len() as u32).to_le_bytes());
-    for c in &table.histogram {
+    h
+}
+
+/// A histogram, the build's seconds, then each payload's length and checksum.
+fn trailer(histogram: &[u64], build_seconds: f64, payloads: &[&[u8]]) -> Vec<u8> {
+    let mut h = Vec::new();
+    h.extend_from_slice(&(histogram.len() as u32).to_le_bytes());
+    for c in histogram {
         h.extend_from_slice(&c.to_le_bytes());
     }
-    h.extend_from_slice(&table.build_seconds.to_le_bytes());
-    h.extend_from_slice(&(table.data.len() as u64).to_le_bytes());
-    h.extend_from_slice(&fnv1a(&table.data).to_le_bytes());
+    h.extend_from_slice(&build_seconds.to_le_bytes());
+    for p in payloads {
+        h.extend_from_slice(&(p.len() as u64).to_le_bytes());
+        h.extend_from_slice(&fnv1a(p).to_le_bytes());
+    }
+    h
+}
+
+/// The header fields that identify a table.
+fn header(goal: &Board, tiles: &[u8], table: &Table) -> Vec<u8> {
+    let mut h = identity(MAGIC, goal, tiles);
+    h.push(table.encoding as u8);
+    h.extend_from_slice(&table.pattern.entries().to_le_bytes());
+    h.extend(trailer(
+        &table.histogram,
+        table.build_seconds,
+        &[&table.data],
+    ));
     h
 }
 
@@ -59,76 +81,169 @@ pub fn save(path: &Path, goal: &Board, table: &Table) -> anyhow::Result<()> {
     })
 }
 
+/// The fields of a cache file, read in order; an error says why the file cannot be used.
+struct Fields {
+    file: std::io::BufReader<std::fs::File>,
+}
+
+impl Fields {
+    /// Opens `path` (a regular file only: opening a FIFO would wait for a writer forever)
+    /// and checks what it holds ([`identity`]).
+    fn open(path: &Path, magic: &[u8; 8], goal: &Board, tiles: &[u8]) -> anyhow::Result<Fields> {
+        if !std::fs::metadata(path)?.is_file() {
+            anyhow::bail!("not a regular file");
+        }
+        let mut f = Fields {
+            file: std::io::BufReader::new(std::fs::File::open(path)?),
+        };
+        if f.take(8)? != magic {
+            anyhow::bail!("not a searchlab pattern database of this kind");
+        }
+        let version = f.u32()?;
+        if version != FORMAT_VERSION {
+            anyhow::bail!("format version {version}, expected {FORMAT_VERSION}");
+        }
+        let wh = f.take(2)?;
+        if wh[0] != goal.width || wh[1] != goal.height {
+            anyhow::bail!("built for a {}x{} board", wh[0], wh[1]);
+        }
+        if f.take(goal.len())? != goal.tiles() {
+            anyhow::bail!("built for another goal");
+        }
+        let k = f.take(1)?[0] as usize;
+        if f.take(k)? != tiles {
+            anyhow::bail!("built for other tiles");
+        }
+        Ok(f)
+    }
+
+    fn take(&mut self, len: usize) -> anyhow::Result<Vec<u8>> {
+        let mut b = vec![0u8; len];
+        self.fill(&mut b)?;
+        Ok(b)
+    }
+
+    fn fill(&mut self, b: &mut [u8]) -> anyhow::Result<()> {
+        self.file.read_exact(b).context("the file is truncated")
+    }
+
+    fn u32(&mut self) -> anyhow::Result<u32> {
+        let mut b = [0u8; 4];
+        self.fill(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self) -> anyhow::Result<u64> {
+        let mut b = [0u8; 8];
+        self.fill(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    /// A histogram counting at most `states` and the build's seconds.
+    fn histogram(&mut self, states: u64) -> anyhow::Result<(Vec<u64>, f64)> {
+        let hlen = self.u32()? as usize;
+        if hlen > 256 {
+            anyhow::bail!("a histogram of {hlen} values");
+        }
+        let histogram: Vec<u64> = (0..hlen).map(|_| self.u64()).collect::<Result<_, _>>()?;
+        if histogram.iter().sum::<u64>() > states {
+            anyhow::bail!("the histogram counts more than the entries");
+        }
+        Ok((histogram, f64::from_bits(self.u64()?)))
+    }
+
+    /// A payload's length (which must be `len`) and checksum.
+    fn payload_head(&mut self, len: u64, what: &str) -> anyhow::Result<u64> {
+        let got = self.u64()?;
+        if got != len {
+            anyhow::bail!("a payload of {got} bytes for {len} bytes of {what}");
+        }
+        self.u64()
+    }
+
+    /// Reads a payload into `into`, checking it against `checksum`.
+    fn payload(&mut self, into: &mut [u8], checksum: u64) -> anyhow::Result<()> {
+        self.fill(into)?;
+        if fnv1a(into) != checksum {
+            anyhow::bail!("checksum mismatch (the file is corrupted)");
+        }
+        Ok(())
+    }
+
+    /// Checks that nothing follows.
+    fn end(mut self) -> anyhow::Result<()> {
+        let mut rest = [0u8; 1];
+        if self.file.read(&mut rest)? != 0 {
+            anyhow::bail!("trailing bytes after the payload");
+        }
+        Ok(())
+    }
+}
+
 /// Loads a table saved by [`save`]; an error says why the file cannot be used.
 pub fn load(path: &Path, goal: &Board, tiles: &[u8]) -> anyhow::Result<Table> {
-    // Only a regular file is opened: opening a FIFO would wait for a writer forever.
-    if !std::fs::metadata(path)?.is_file() {
-        anyhow::bail!("not a regular file");
-    }
-    let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
-    let mut take = |len: usize| -> anyhow::Result<Vec<u8>> {
-        let mut b = vec![0u8; len];
-        file.read_exact(&mut b).context("the file is truncated")?;
-        Ok(b)
-    };
-    let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
-    let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    if take(8)? != MAGIC {
-        anyhow::bail!("not a searchlab pattern database");
-    }
-    let version = u32_of(&take(4)?);
-    if version != FORMAT_VERSION {
-        anyhow::bail!("format version {version}, expected {FORMAT_VERSION}");
-    }
-    let wh = take(2)?;
-    if wh[0] != goal.width || wh[1] != goal.height {
-        anyhow::bail!("built for a {}x{} board", wh[0], wh[1]);
-    }
-    if take(goal.len())? != goal.tiles() {
-        anyhow::bail!("built for another goal");
-    }
-    let k = take(1)?[0] as usize;
-    if take(k)? != tiles {
-        anyhow::bail!("built for other tiles");
-    }
-    let encoding = match take(1)?[0] {
+    let mut f = Fields::open(path, MAGIC, goal, tiles)?;
+    let encoding = match f.take(1)?[0] {
         1 => Encoding::Nibbles,
         2 => Encoding::Bytes,
         e => anyhow::bail!("unknown value encoding {e}"),
     };
     let pattern = Pattern::new(tiles, goal.len());
-    let entries = u64_of(&take(8)?);
+    let entries = f.u64()?;
     if entries != pattern.entries() {
         anyhow::bail!("{entries} entries, expected {}", pattern.entries());
     }
-    let hlen = u32_of(&take(4)?) as usize;
-    if hlen > 256 {
-        anyhow::bail!("a histogram of {hlen} values");
-    }
-    let hist_bytes = take(8 * hlen)?;
-    let histogram: Vec<u64> = hist_bytes.chunks(8).map(u64_of).collect();
-    let build_seconds = f64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
-    let len = u64_of(&take(8)?);
+    let (histogram, build_seconds) = f.histogram(entries)?;
     let per_byte = if encoding == Encoding::Nibbles { 2 } else { 1 };
-    if len != entries.div_ceil(per_byte) {
-        anyhow::bail!("a payload of {len} bytes for {entries} entries");
-    }
-    let checksum = u64_of(&take(8)?);
-    if histogram.iter().sum::<u64>() > entries {
-        anyhow::bail!("the histogram counts more than the entries");
-    }
-    let data = take(len as usize)?;
-    let mut rest = [0u8; 1];
-    if file.read(&mut rest)? != 0 {
-        anyhow::bail!("trailing bytes after the payload");
-    }
-    if fnv1a(&data) != checksum {
-        anyhow::bail!("checksum mismatch (the file is corrupted)");
-    }
+    let checksum = f.payload_head(entries.div_ceil(per_byte), "values")?;
+    let mut data = vec![0u8; entries.div_ceil(per_byte) as usize];
+    f.payload(&mut data, checksum)?;
+    f.end()?;
     let mut t = Table::new(pattern, encoding, data);
     t.histogram = histogram;
     t.build_seconds = build_seconds;
     Ok(t)
+}
+
+/// The cache file of a pattern's zero-aware table: as [`cache_file`]'s, ending `.zpdb`.
+pub fn zero_cache_file(dir: &Path, goal: &Board, tiles: &[u8]) -> PathBuf {
+    cache_file(dir, goal, tiles).with_extension("zpdb")
+}
+
+/// Saves a zero-aware table atomically.
+pub fn save_zero(path: &Path, goal: &Board, zero: &ZeroTable) -> anyhow::Result<()> {
+    let mut head = identity(ZERO_MAGIC, goal, &zero.pattern.tiles);
+    head.extend(trailer(
+        &zero.histogram,
+        zero.build_seconds,
+        &[&zero.main, &zero.pocket],
+    ));
+    crate::util::atomic::write_with(path, |w| {
+        w.write_all(&head)?;
+        w.write_all(&zero.main)?;
+        w.write_all(&zero.pocket)?;
+        Ok(())
+    })
+}
+
+/// Loads a zero-aware table saved by [`save_zero`], its regions `regions`; an error says
+/// why the file cannot be used.
+pub fn load_zero(
+    path: &Path,
+    goal: &Board,
+    tiles: &[u8],
+    regions: &Arc<Regions>,
+) -> anyhow::Result<ZeroTable> {
+    let mut f = Fields::open(path, ZERO_MAGIC, goal, tiles)?;
+    let mut z = ZeroTable::empty(goal, tiles, Arc::clone(regions));
+    let states = z.pattern.entries() + regions.pocket_entries;
+    (z.histogram, z.build_seconds) = f.histogram(states)?;
+    let main = f.payload_head(z.main.len() as u64, "the main regions' bits")?;
+    let pocket = f.payload_head(z.pocket.len() as u64, "the pockets' bits")?;
+    f.payload(&mut z.main, main)?;
+    f.payload(&mut z.pocket, pocket)?;
+    f.end()?;
+    Ok(z)
 }
 
 /// Checks, before any table is built, that `dir` can serve as the cache of `groups`'
@@ -152,8 +267,13 @@ pub fn check_cache(dir: &Path, goal: &Board, groups: &[Vec<u8>]) -> anyhow::Resu
             },
         }
     }
-    for tiles in groups {
-        let file = cache_file(dir, goal, tiles);
+    let files = groups.iter().flat_map(|tiles| {
+        [
+            cache_file(dir, goal, tiles),
+            zero_cache_file(dir, goal, tiles),
+        ]
+    });
+    for file in files {
         if let Ok(m) = std::fs::metadata(&file)
             && !m.is_file()
         {
@@ -182,14 +302,8 @@ pub fn load_or_build(
     progress: &dyn Fn(u64, u64),
 ) -> anyhow::Result<(Table, Origin)> {
     let path = cache_file(dir, goal, tiles);
-    if path.exists() {
-        match load(&path, goal, tiles) {
-            Ok(t) => return Ok((t, Origin::Loaded)),
-            Err(e) => eprintln!(
-                "searchlab: warning: ignoring the pattern database {} ({e:#}); rebuilding it",
-                path.display()
-            ),
-        }
+    if let Some(t) = try_load(&path, || load(&path, goal, tiles)) {
+        return Ok((t, Origin::Loaded));
     }
     let table = build(goal, tiles, progress);
     save(&path, goal, &table)
@@ -197,22 +311,65 @@ pub fn load_or_build(
     Ok((table, Origin::Built))
 }
 
-/// The PDB heuristic (with the reflection) of `partition` towards `goal`, shared by
-/// every run of the process through the run context's memo: the first run loads the
-/// tables from the context's cache folder (or builds and saves them), concurrent runs
-/// for the same partition wait for it instead of building the same table twice, and
-/// later runs get it at once. A build reports its progress as notes to the run's
-/// observer ([`progress_lines`]). Returns the heuristic and whether this call loaded or
-/// built it (false when it was already in memory).
+/// [`load_or_build`] for the zero-aware table of `tiles` (its regions `regions`). Its
+/// build makes the plain table too, which is saved as well when its file is missing.
+pub fn load_or_build_zero(
+    dir: &Path,
+    goal: &Board,
+    tiles: &[u8],
+    regions: &Arc<Regions>,
+    progress: &dyn Fn(u64, u64),
+) -> anyhow::Result<(ZeroTable, Origin)> {
+    let path = zero_cache_file(dir, goal, tiles);
+    if let Some(z) = try_load(&path, || load_zero(&path, goal, tiles, regions)) {
+        return Ok((z, Origin::Loaded));
+    }
+    let (table, zero) = build_zero(goal, tiles, regions, progress);
+    save_zero(&path, goal, &zero)
+        .with_context(|| format!("saving the pattern database {}", path.display()))?;
+    let plain = cache_file(dir, goal, tiles);
+    if !plain.exists() {
+        save(&plain, goal, &table)
+            .with_context(|| format!("saving the pattern database {}", plain.display()))?;
+    }
+    Ok((zero, Origin::Built))
+}
+
+/// What `load` reads from `path` when the file is there and sound; a file that is there
+/// but cannot be used is reported on stderr (it is then rebuilt).
+fn try_load<T>(path: &Path, load: impl FnOnce() -> anyhow::Result<T>) -> Option<T> {
+    if !path.exists() {
+        return None;
+    }
+    match load() {
+        Ok(t) => Some(t),
+        Err(e) => {
+            eprintln!(
+                "searchlab: warning: ignoring the pattern database {} ({e:#}); rebuilding it",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// The PDB heuristic (with the reflection) of `partition` (a `pdb:` or `zpdb:` text)
+/// towards `goal`, shared by every run of the process through the run context's memo: the
+/// first run loads the tables from the context's cache folder (or builds and saves them),
+/// concurrent runs for the same partition wait for it instead of building the same table
+/// twice, and later runs get it at once. A build reports its progress as notes to the
+/// run's observer ([`progress_lines`]). Returns the heuristic and whether this call
+/// loaded or built it (false when it was already in memory).
 pub fn shared(
     goal: &Board,
     partition: &str,
     ctx: &crate::pipeline::runner::RunContext,
 ) -> anyhow::Result<(Arc<PdbHeuristic>, bool)> {
     let (name, parts) = super::parse_partitions(partition, goal)?;
+    let zero = super::strip_kind(partition).1;
     let cache = ctx.cache_dir()?;
     let key = format!(
-        "tiles/pdb|{}|{}|{:?}|{}",
+        "tiles/pdb|{}|{}|{:?}|{}|{zero}",
         cache.display(),
         goal.width,
         goal.tiles(),
@@ -222,7 +379,8 @@ pub fn shared(
         let groups = super::distinct_groups(&parts);
         let note = |text: &str| ctx.observer.note(text);
         let progress = progress_lines(&groups, &note);
-        Ok(PdbHeuristic::load_or_build(goal, name, parts, cache, true, &progress)?.0)
+        let kind = (true, zero);
+        Ok(PdbHeuristic::load_or_build(goal, name, parts, cache, kind, &progress)?.0)
     })
 }
 
