@@ -58,7 +58,10 @@ fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbH
         if cached_only && (groups.iter()).any(|g| !pdb::zero_cache_file(dir, &goal, g).exists()) {
             return None;
         }
-        let kind = (true, true);
+        let kind = pdb::TableKind {
+            reflect: true,
+            zero_aware: true,
+        };
         let built = PdbHeuristic::load_or_build(&goal, name, parts, dir, kind, &|_, _, _| {});
         return Some(built.expect("the default cache is writable").0);
     }

@@ -307,7 +307,7 @@ pub fn pdb_heuristic(
     cache: &std::path::Path,
 ) -> anyhow::Result<(pdb::PdbHeuristic, Vec<pdb::Origin>)> {
     let (name, partitions) = pdb::parse_partitions(partition, goal)?;
-    let kind = (true, pdb::strip_kind(partition).1);
+    let kind = pdb::TableKind::of(partition);
     let groups = pdb::distinct_groups(&partitions);
     if !std::io::stderr().is_terminal() {
         return pdb::PdbHeuristic::load_or_build(

@@ -1409,7 +1409,7 @@ mod tests {
             heuristic_name,
             p,
             std::path::Path::new(crate::tiles::pdb::DEFAULT_CACHE_DIR),
-            (true, super::super::pdb::strip_kind(name).1),
+            super::super::pdb::TableKind::of(name),
             &|i, d, n| eprint!("\rpattern {i}: {d}/{n}   "),
         )
         .unwrap();

@@ -85,6 +85,24 @@ pub struct PdbHeuristic {
     spreads: OnceLock<Vec<Spread>>,
 }
 
+/// What [`PdbHeuristic::load_or_build`] makes: with the reflection's lookups or without,
+/// from zero-aware tables or plain ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableKind {
+    pub reflect: bool,
+    pub zero_aware: bool,
+}
+
+impl TableKind {
+    /// The kind a heuristic's text asks for (zero-aware for `zpdb:`), with the reflection.
+    pub fn of(text: &str) -> TableKind {
+        TableKind {
+            reflect: true,
+            zero_aware: super::strip_kind(text).1,
+        }
+    }
+}
+
 /// The most partitions a heuristic maximises over.
 pub const MAX_PARTS: usize = 16;
 
@@ -202,8 +220,8 @@ impl PdbHeuristic {
         PdbHeuristic::new(goal, partition, tables, false)
     }
 
-    /// Builds (or loads from the cache folder) every table of `partitions`, zero-aware
-    /// ones when `zero` says so, after checking the cache ([`check_cache`]) so that a bad
+    /// Builds (or loads from the cache folder) every table of `partitions`, of the kind
+    /// `kind`, after checking the cache ([`check_cache`]) so that a bad
     /// folder is reported before any build. `progress(table index, done, total)` reports
     /// each build, the index into [`distinct_groups`].
     pub fn load_or_build(
@@ -211,13 +229,14 @@ impl PdbHeuristic {
         name: String,
         partitions: Vec<Partition>,
         cache: &Path,
-        (reflect, zero): (bool, bool),
+        kind: TableKind,
         progress: &dyn Fn(usize, u64, u64),
     ) -> anyhow::Result<(PdbHeuristic, Vec<Origin>)> {
         let groups = distinct_groups(&partitions);
         check_cache(cache, goal, &groups)?;
         let mut origins = Vec::new();
-        if zero {
+        let reflect = kind.reflect;
+        if kind.zero_aware {
             // One set of regions for the tables of each size.
             let mut regions: HashMap<usize, Arc<Regions>> = HashMap::new();
             let mut tables = Vec::new();

@@ -61,7 +61,7 @@ mod table;
 mod zero;
 
 pub use build::{build, build_zero};
-pub use heuristic::{MAX_PARTS, Part, PdbHeuristic, Reflection, distinct_groups};
+pub use heuristic::{MAX_PARTS, Part, PdbHeuristic, Reflection, TableKind, distinct_groups};
 pub use names::{check_ida_heuristic, heuristic_names, heuristic_partition, split_heuristics};
 pub use rank::Pattern;
 pub use regions::Regions;

@@ -366,10 +366,10 @@ pub fn shared(
     ctx: &crate::pipeline::runner::RunContext,
 ) -> anyhow::Result<(Arc<PdbHeuristic>, bool)> {
     let (name, parts) = super::parse_partitions(partition, goal)?;
-    let zero = super::strip_kind(partition).1;
+    let kind = super::TableKind::of(partition);
     let cache = ctx.cache_dir()?;
     let key = format!(
-        "tiles/pdb|{}|{}|{:?}|{}|{zero}",
+        "tiles/pdb|{}|{}|{:?}|{}|{kind:?}",
         cache.display(),
         goal.width,
         goal.tiles(),
@@ -379,7 +379,6 @@ pub fn shared(
         let groups = super::distinct_groups(&parts);
         let note = |text: &str| ctx.observer.note(text);
         let progress = progress_lines(&groups, &note);
-        let kind = (true, zero);
         Ok(PdbHeuristic::load_or_build(goal, name, parts, cache, kind, &progress)?.0)
     })
 }
