@@ -27,8 +27,9 @@
 //! pruned when the automaton's next state ends a forbidden sequence *from the cell
 //! where that sequence started*, which is known from the cell where it ends: each
 //! state keeps a bit mask of the cells at which reaching it completes one. A state is one
-//! 16-byte entry (its four successors and its mask), so a move reads one cache line and
-//! allocates nothing. A sequence that equals the empty one (a cycle)
+//! 16-byte entry (its four successors), so a node's moves read one cache line and
+//! allocate nothing; the masks are a separate array of 4 bytes a state, small enough to
+//! stay in the processor's cache for the check of every child. A sequence that equals the empty one (a cycle)
 //! or a shorter one is pruned by the same rule.
 
 use super::board::{Dir, MAX_CELLS, Shape};
@@ -37,7 +38,7 @@ use rustc_hash::FxHashSet as HashSet;
 use std::collections::VecDeque;
 
 /// The deepest sequences searched by [`Fsm::for_shape`]. On the 5 × 5 board: 64,211
-/// sequences, an automaton of 79,376 states (1.3 MB), built in 4 s on two cores. On the
+/// sequences, an automaton of 79,376 states (1.3 MB of successors, 0.3 MB of masks), built in 4 s on two cores. On the
 /// eight easiest of Korf & Felner's 24-puzzles with the 6-6-6-6 tables (measured
 /// 2026-11-24) it gave the fastest search: depth 12 generated 3.72·10⁹ nodes in 171 s, 14
 /// 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its 9.4 MB automaton no longer fits the cache).
@@ -75,10 +76,15 @@ impl Pruning {
 /// The pruning automaton of one board shape.
 #[derive(Debug, Clone)]
 pub struct Fsm {
-    /// One 16-byte entry a state, so that a move reads one cache line: bits `24 d ..
-    /// 24 d + 24` the state after move `d` (a [`Dir`] as an index), bits `96 + c` set
-    /// when reaching the state with the blank on cell c completes a forbidden sequence.
+    /// One 16-byte entry a state, so that a node's moves read one cache line: bits
+    /// `24 d .. 24 d + 24` the state after move `d` (a [`Dir`] as an index).
     table: Vec<u128>,
+    /// `banned[s]`: bit c set when reaching state `s` with the blank on cell c completes a
+    /// forbidden sequence. Apart from the table, because every child is checked before it
+    /// is generated but only the children not pruned read their entries: this array, a
+    /// quarter of the table's size, stays in the processor's cache where the table does
+    /// not (6–11% faster on the 24-puzzle than bits of the table's entries).
+    banned: Vec<u32>,
     /// The forbidden sequences of the machine (minimal ones, over all cells).
     pub sequences: usize,
     /// The longest sequences compared.
@@ -158,13 +164,11 @@ impl Fsm {
             trie.next.len() <= MAX_STATES,
             "a machine of depth {depth} is too large"
         );
-        let table = (trie.next.iter().zip(&trie.banned))
-            .map(|(next, &banned)| {
-                let moves = (0..4).fold(0u128, |e, d| e | u128::from(next[d]) << (24 * d));
-                moves | u128::from(banned) << 96
-            })
+        let table = (trie.next.iter())
+            .map(|next| (0..4).fold(0u128, |e, d| e | u128::from(next[d]) << (24 * d)))
             .collect();
         Fsm {
+            banned: trie.banned,
             table,
             sequences: minimal.len(),
             depth,
@@ -192,7 +196,7 @@ impl Fsm {
 
     /// The memory of the automaton's table.
     pub fn bytes(&self) -> usize {
-        self.table.len() * 16
+        self.table.len() * 16 + self.banned.len() * 4
     }
 
     /// The state after move `dir` (a [`Dir`] as an index) from state `s`.
@@ -205,7 +209,7 @@ impl Fsm {
     /// sequence (the move is pruned).
     #[inline(always)]
     pub fn banned(&self, s: u32, cell: usize) -> bool {
-        (self.table[s as usize] >> (96 + cell)) & 1 != 0
+        (self.banned[s as usize] >> cell) & 1 != 0
     }
 }
 

@@ -20,6 +20,9 @@ use std::sync::Arc;
 pub const DEFAULT_CACHE_DIR: &str = "outputs/pdb";
 /// The cache file format; a file of another version is rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
+/// The zero-aware files' format (2: the main regions' bits paired with the single
+/// pocket's, [`ZeroTable`]).
+pub const ZERO_FORMAT_VERSION: u32 = 2;
 const MAGIC: &[u8; 8] = b"SLABPDB\0";
 const ZERO_MAGIC: &[u8; 8] = b"SLABZPD\0";
 
@@ -34,13 +37,22 @@ pub fn cache_file(dir: &Path, goal: &Board, tiles: &[u8]) -> PathBuf {
 fn identity(magic: &[u8; 8], goal: &Board, tiles: &[u8]) -> Vec<u8> {
     let mut h = Vec::new();
     h.extend_from_slice(magic);
-    h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h.extend_from_slice(&version_of(magic).to_le_bytes());
     h.push(goal.width);
     h.push(goal.height);
     h.extend_from_slice(goal.tiles());
     h.push(tiles.len() as u8);
     h.extend_from_slice(tiles);
     h
+}
+
+/// The format version of the files with `magic`.
+fn version_of(magic: &[u8; 8]) -> u32 {
+    if magic == ZERO_MAGIC {
+        ZERO_FORMAT_VERSION
+    } else {
+        FORMAT_VERSION
+    }
 }
 
 /// A histogram, the build's seconds, then each payload's length and checksum.
@@ -99,9 +111,9 @@ impl Fields {
         if f.take(8)? != magic {
             anyhow::bail!("not a searchlab pattern database of this kind");
         }
-        let version = f.u32()?;
-        if version != FORMAT_VERSION {
-            anyhow::bail!("format version {version}, expected {FORMAT_VERSION}");
+        let (version, expected) = (f.u32()?, version_of(magic));
+        if version != expected {
+            anyhow::bail!("format version {version}, expected {expected}");
         }
         let wh = f.take(2)?;
         if wh[0] != goal.width || wh[1] != goal.height {
