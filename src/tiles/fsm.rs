@@ -29,8 +29,8 @@
 //! state keeps a bit mask of the cells at which reaching it completes one. A state is one
 //! 16-byte entry (its four successors), so a node's moves read one cache line and
 //! allocate nothing; the masks are a separate array of 4 bytes a state, small enough to
-//! stay in the processor's cache for the check of every child. A sequence that equals the empty one (a cycle)
-//! or a shorter one is pruned by the same rule.
+//! stay in the processor's cache for the check of every child. A sequence that equals
+//! the empty one (a cycle) or a shorter one is pruned by the same rule.
 
 use super::board::{Dir, MAX_CELLS, Shape};
 use rayon::prelude::*;
@@ -38,10 +38,11 @@ use rustc_hash::FxHashSet as HashSet;
 use std::collections::VecDeque;
 
 /// The deepest sequences searched by [`Fsm::for_shape`]. On the 5 × 5 board: 64,211
-/// sequences, an automaton of 79,376 states (1.3 MB of successors, 0.3 MB of masks), built in 4 s on two cores. On the
-/// eight easiest of Korf & Felner's 24-puzzles with the 6-6-6-6 tables (measured
-/// 2026-11-24) it gave the fastest search: depth 12 generated 3.72·10⁹ nodes in 171 s, 14
-/// 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its 9.4 MB automaton no longer fits the cache).
+/// sequences, an automaton of 79,376 states (1.3 MB of successors, 0.3 MB of masks),
+/// built in 4 s on two cores. On the eight easiest of Korf & Felner's 24-puzzles with
+/// the 6-6-6-6 tables (measured 2026-11-24) it gave the fastest search: depth 12
+/// generated 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its
+/// 9.4 MB automaton no longer fits the cache).
 pub const DEFAULT_DEPTH: usize = 14;
 
 /// Which duplicate move sequences a search prunes.
