@@ -116,7 +116,7 @@ impl ZeroTable {
     /// `index`) with the blank on `blank`.
     pub fn bit(&self, index: u32, pos: &[u8], taken: u32, blank: u8) -> u32 {
         match self.regions.slot(pos, taken, blank) {
-            Slot::Main => bit_of(&self.main, 2 * u64::from(index)),
+            Slot::Main => bit_of(&self.main, paired(index, false)),
             Slot::Pocket(i) => bit_of(&self.pocket, i),
         }
     }
@@ -127,10 +127,10 @@ impl ZeroTable {
     #[inline(always)]
     pub fn bit_in(&self, main: bool, index: u32, pos: &[u8], taken: u32, blank: u8) -> u32 {
         if main {
-            return bit_of(&self.main, 2 * u64::from(index));
+            return bit_of(&self.main, paired(index, false));
         }
         if self.regions.pocket_count(taken) == 1 {
-            return bit_of(&self.main, 2 * u64::from(index) + 1);
+            return bit_of(&self.main, paired(index, true));
         }
         self.pocket_bit(pos, taken, blank)
     }
@@ -233,6 +233,13 @@ impl ZeroTable {
     }
 }
 
+/// The bit of the paired main array for cell index `index`: the main region's state, or
+/// (`pocket`) the state with the blank in the set's only pocket.
+#[inline(always)]
+fn paired(index: u32, pocket: bool) -> u64 {
+    2 * u64::from(index) + u64::from(pocket)
+}
+
 #[inline(always)]
 fn bit_of(bytes: &[u8], i: u64) -> u32 {
     u32::from(bytes[(i >> 3) as usize] >> (i & 7)) & 1
@@ -287,10 +294,10 @@ impl<'a> ZeroSink<'a> {
                 continue;
             }
             let (bytes, i) = match t.regions.slot(pos, taken, cell as u8) {
-                Slot::Main => (self.main, 2 * u64::from(t.index(pos))),
+                Slot::Main => (self.main, paired(t.index(pos), false)),
                 Slot::Pocket(i) => {
                     if t.regions.pocket_count(taken) == 1 {
-                        let j = 2 * u64::from(t.index(pos)) + 1;
+                        let j = paired(t.index(pos), true);
                         self.main[(j >> 3) as usize].fetch_or(1 << (j & 7), Relaxed);
                     }
                     (self.pocket, i)
