@@ -87,6 +87,7 @@ fn bench_fsm(
 ) {
     let options = pdb_ida::Options {
         pruning: Pruning::Fsm,
+        ..pdb_ida::Options::default()
     };
     let order = MoveOrder::KORF;
     let solve = || pdb_ida::solve_with(black_box(board), h, order, options, Control::default());

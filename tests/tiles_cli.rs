@@ -450,6 +450,23 @@ fn the_finite_state_machine_prunes_duplicates_and_keeps_the_optimal_length() {
 }
 
 #[test]
+fn children_ordered_by_f_keep_the_optimal_length() {
+    // Ordered at every depth, the 8-puzzle's hardest state still takes 31 moves, and an
+    // iteration short of the goal searches the same nodes: the count differs from the
+    // move order's only in the last iteration.
+    let state = "8 6 7 2 5 4 3 0 1";
+    let plain = solve_text(state, &["--heuristic", "manhattan"]);
+    let ordered = solve_text(state, &["--heuristic", "manhattan", "--order-depth", "40"]);
+    assert_eq!(count(&ordered, "Solution"), 31, "{}", ordered.stderr);
+    assert_ne!(count(&ordered, "Generated"), count(&plain, "Generated"));
+    assert_user_error(
+        &solve_text(state, &["--order-depth", "5", "--heuristic", "linear"]),
+        "--order-depth 5 works with --heuristic manhattan or pattern databases, not linear",
+    );
+    assert_user_error(&solve_text(state, &["--order-depth=1001"]), "--order-depth");
+}
+
+#[test]
 fn zero_aware_tables_solve_from_the_command_line() {
     // A 24-move 8-puzzle state with the 4-4 partition's zero-aware tables: the optimal
     // length, an initial estimate of 24 where the plain tables say 22 (a pattern walls the

@@ -106,34 +106,43 @@ fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
 }
 
 #[test]
-fn the_pruning_option_is_a_sweep_axis_with_the_same_optimal_lengths() {
-    // Korf's instances 9 and 12 with Manhattan distance, both prunings: parent pruning is
-    // Korf's (1985) search (1,650,696 nodes on instance 9); the machine finds the same
-    // optimal lengths with fewer nodes.
+fn the_pruning_and_the_child_order_are_sweep_axes_with_the_same_optimal_lengths() {
+    // Korf's instances 9 and 12 with Manhattan distance, both prunings, children in move
+    // order and ordered by f at every depth: parent pruning in move order is Korf's (1985)
+    // search (1,650,696 nodes on instance 9); the machine finds the same optimal lengths
+    // with fewer nodes; the order changes only the last iteration (the same thresholds,
+    // another count).
     let rows = results(
         "korf100",
         &[
             "sweep.instance=[9, 12]",
             "sweep.heuristic=[\"manhattan\"]",
             "sweep.pruning=[\"parent\", \"fsm\"]",
+            "sweep.order_depth=[0, 100]",
         ],
     );
-    assert_eq!(rows.len(), 4);
-    let get = |id: &str, p: &str| {
+    assert_eq!(rows.len(), 8);
+    let get = |id: &str, p: &str, d: &str| {
         rows.iter()
-            .find(|r| r["instance"] == id && r["pruning"] == p)
-            .unwrap_or_else(|| panic!("no row for {id} {p}"))
+            .find(|r| r["instance"] == id && r["pruning"] == p && r["order_depth"] == d)
+            .unwrap_or_else(|| panic!("no row for {id} {p} {d}"))
     };
-    assert_eq!(get("9", "parent")["generated"], "1650696");
+    let generated = |r: &HashMap<String, String>| r["generated"].parse::<u64>().unwrap();
+    assert_eq!(get("9", "parent", "0")["generated"], "1650696");
     for id in ["9", "12"] {
-        let (parent, fsm) = (get(id, "parent"), get(id, "fsm"));
-        assert_eq!(fsm["solution_length"], parent["optimal"], "{fsm:?}");
-        assert_eq!(fsm["h0"], parent["h0"]);
-        let (p, f): (u64, u64) = (
-            parent["generated"].parse().unwrap(),
-            fsm["generated"].parse().unwrap(),
-        );
-        assert!(f < p, "instance {id}: {f} >= {p}");
+        let parent = get(id, "parent", "0");
+        for (p, d) in [("fsm", "0"), ("parent", "100"), ("fsm", "100")] {
+            let r = get(id, p, d);
+            assert_eq!(r["solution_length"], parent["optimal"], "{r:?}");
+            assert_eq!(r["h0"], parent["h0"]);
+        }
+        let fsm = get(id, "fsm", "0");
+        assert!(generated(fsm) < generated(parent), "instance {id}");
+        for p in ["parent", "fsm"] {
+            let (plain, ordered) = (get(id, p, "0"), get(id, p, "100"));
+            assert_eq!(ordered["thresholds"], plain["thresholds"], "{id} {p}");
+            assert_ne!(ordered["generated"], plain["generated"], "{id} {p}");
+        }
     }
 }
 
@@ -188,28 +197,39 @@ fn bad_tiles_settings_are_one_line_errors() {
         &r,
         "expected 5-5-5, 6-6-3, 7-8, 6-6-6-6, a catalogue of partitions (6-6-6-6x4, 6-6-6-6x7, 6-6-6-6x14), or groups of tiles",
     );
-    // The machine needs a search with its options: Manhattan distance or pattern databases.
-    let r = run_config(
-        "korf100",
-        out.path(),
-        &["--quiet"],
-        &[
-            "sweep.instance=[9]",
-            "sweep.heuristic=[\"linear\"]",
+    // The machine and the child order need a search with those options: Manhattan
+    // distance or pattern databases.
+    for (option, message) in [
+        (
             "params.pruning=\"fsm\"",
-        ],
-    );
-    assert_user_error(
-        &r,
-        "pruning = \"fsm\" needs heuristic = \"manhattan\" or a pattern database",
-    );
-    let r = run_config(
-        "korf100",
-        out.path(),
-        &["--quiet"],
-        &["sweep.instance=[9]", "params.pruning=\"all\""],
-    );
-    assert_user_error(&r, "pruning");
+            "pruning = \"fsm\" needs heuristic = \"manhattan\" or a pattern database",
+        ),
+        (
+            "params.order_depth=5",
+            "order_depth = 5 needs heuristic = \"manhattan\" or a pattern database",
+        ),
+    ] {
+        let r = run_config(
+            "korf100",
+            out.path(),
+            &["--quiet"],
+            &["sweep.instance=[9]", "sweep.heuristic=[\"linear\"]", option],
+        );
+        assert_user_error(&r, message);
+    }
+    // An unknown pruning and a negative depth.
+    for (option, name) in [
+        ("params.pruning=\"all\"", "pruning"),
+        ("params.order_depth=-1", "order_depth"),
+    ] {
+        let r = run_config(
+            "korf100",
+            out.path(),
+            &["--quiet"],
+            &["sweep.instance=[9]", option],
+        );
+        assert_user_error(&r, name);
+    }
 }
 
 #[test]

@@ -174,6 +174,32 @@ pub struct SolveArgs {
     /// machine; with manhattan or pattern databases).
     #[arg(long, default_value = "parent", value_parser = pruning_name)]
     pub pruning: Pruning,
+    /// IDA* searches the children of nodes shallower than this in order of increasing f
+    /// (ties in move order), which changes only where the last iteration meets a goal;
+    /// 0 (the default): move order everywhere (with manhattan or pattern databases).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub order_depth: u32,
+}
+
+impl SolveArgs {
+    /// The options of the search with pattern databases.
+    fn options(&self) -> pdb_ida::Options {
+        pdb_ida::Options {
+            pruning: self.pruning,
+            order_depth: self.order_depth,
+        }
+    }
+
+    /// The option given that only the search with pattern databases has, if any.
+    fn pdb_only_option(&self) -> Option<String> {
+        if self.pruning != Pruning::Parent {
+            Some(format!("--pruning {}", self.pruning.name()))
+        } else if self.order_depth > 0 {
+            Some(format!("--order-depth {}", self.order_depth))
+        } else {
+            None
+        }
+    }
 }
 
 fn pruning_name(text: &str) -> Result<Pruning, String> {
@@ -224,6 +250,10 @@ pub struct BatchArgs {
     /// IDA*'s pruning of duplicate move sequences: `parent` or `fsm` (as for `tiles solve`).
     #[arg(long, default_value = "parent", value_parser = pruning_name)]
     pub pruning: Pruning,
+    /// Children of nodes shallower than this in order of increasing f (as for `tiles
+    /// solve`).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub order_depth: u32,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -421,7 +451,10 @@ fn solve_pdb(
             Some(_) => {
                 user_bail!("pattern databases work with --algorithm ida on one-blank boards")
             }
-            None => user_bail!("--pruning fsm works with --algorithm ida on one-blank boards"),
+            None => user_bail!(
+                "{} works with --algorithm ida on one-blank boards",
+                a.pdb_only_option().unwrap_or_default()
+            ),
         }
     }
     let h = match partition {
@@ -431,7 +464,7 @@ fn solve_pdb(
         }
         None => pdb::PdbHeuristic::manhattan(goal),
     };
-    let options = pdb_ida::Options { pruning: a.pruning };
+    let options = a.options();
     let control = Control::limited(a.expand_limit);
     let r = if a.parallel {
         pdb_ida::solve_parallel_with(start, &h, order, options, control)
@@ -464,11 +497,10 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         return solve_pdb(a, Some(partition), &start, &goal, order);
     }
     let heuristic = classic_heuristic(&a.board.heuristic, "tiles solve")?;
-    if a.pruning != Pruning::Parent {
+    if let Some(option) = a.pdb_only_option() {
         if heuristic != Heuristic::Manhattan {
             user_bail!(
-                "--pruning {} works with --heuristic manhattan or pattern databases, not {}",
-                a.pruning.name(),
+                "{option} works with --heuristic manhattan or pattern databases, not {}",
                 heuristic.name()
             );
         }
@@ -655,6 +687,7 @@ fn batch_runs(
         text.push_str(&format!("expand_limit = {l}\n"));
     }
     text.push_str(&format!("pruning = \"{}\"\n", a.pruning.name()));
+    text.push_str(&format!("order_depth = {}\n", a.order_depth));
     text.push_str(&format!(
         "[sweep]\nheuristic = [{}]\ninstance = [{}]\n",
         list(a.heuristic.0.iter().map(|h| format!("{h:?}")).collect()),

@@ -27,10 +27,10 @@
 //! pruned when the automaton's next state ends a forbidden sequence *from the cell
 //! where that sequence started*, which is known from the cell where it ends: each
 //! state keeps a bit mask of the cells at which reaching it completes one. A state is one
-//! 16-byte entry (its four successors), so a node's moves read one cache line and
-//! allocate nothing; the masks are a separate array of 4 bytes a state, small enough to
-//! stay in the processor's cache for the check of every child. A sequence that equals
-//! the empty one (a cycle) or a shorter one is pruned by the same rule.
+//! 32-byte entry holding, for each of its four moves, the next state and that state's
+//! mask, so a node's moves, pruned or not, read half a cache line and nothing else, and
+//! allocate nothing. A sequence that equals the empty one (a cycle) or a shorter one is
+//! pruned by the same rule.
 
 use super::board::{Dir, MAX_CELLS, Shape};
 use rayon::prelude::*;
@@ -38,11 +38,11 @@ use rustc_hash::FxHashSet as HashSet;
 use std::collections::VecDeque;
 
 /// The deepest sequences searched by [`Fsm::for_shape`]. On the 5 × 5 board: 64,211
-/// sequences, an automaton of 79,376 states (1.3 MB of successors, 0.3 MB of masks),
-/// built in 4 s on two cores. On the eight easiest of Korf & Felner's 24-puzzles with
-/// the 6-6-6-6 tables (measured 2026-11-24) it gave the fastest search: depth 12
-/// generated 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its
-/// 9.4 MB automaton no longer fits the cache).
+/// sequences, an automaton of 79,376 states (2.5 MB), built in 4 s on two cores. On the
+/// eight easiest of Korf & Felner's 24-puzzles with the 6-6-6-6 tables (measured
+/// 2026-11-24, with 16-byte states) it gave the fastest search: depth 12 generated
+/// 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its 9.4 MB
+/// automaton no longer fits the cache).
 pub const DEFAULT_DEPTH: usize = 14;
 
 /// Which duplicate move sequences a search prunes.
@@ -77,20 +77,27 @@ impl Pruning {
 /// The pruning automaton of one board shape.
 #[derive(Debug, Clone)]
 pub struct Fsm {
-    /// One 16-byte entry a state, so that a node's moves read one cache line: bits
-    /// `24 d .. 24 d + 24` the state after move `d` (a [`Dir`] as an index).
-    table: Vec<u128>,
-    /// `banned[s]`: bit c set when reaching state `s` with the blank on cell c completes a
-    /// forbidden sequence. Apart from the table, because every child is checked before it
-    /// is generated but only the children not pruned read their entries: this array, a
-    /// quarter of the table's size, stays in the processor's cache where the table does
-    /// not (6–11% faster on the 24-puzzle than bits of the table's entries).
-    banned: Vec<u32>,
+    /// One entry a state: its moves, each with the next state's mask, so that checking
+    /// a node's children reads only the node's own entry. Against the next state's mask
+    /// read from an array of masks (the children's states are anywhere), 3–9% faster
+    /// on the 24-puzzle (6% on average over four pairs of runs side by side).
+    table: Vec<Entry>,
     /// The forbidden sequences of the machine (minimal ones, over all cells).
     pub sequences: usize,
     /// The longest sequences compared.
     pub depth: usize,
 }
+
+/// One state of the machine: for move `d` (a [`Dir`] as an index), bits 0..24 of word
+/// `d` the state after it, and bit `24 + c` set when reaching that state with the blank
+/// on cell c completes a forbidden sequence. Half a cache line, aligned so it never
+/// straddles two.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(32))]
+struct Entry([u64; 4]);
+
+/// The bits of an [`Entry`]'s word that name the next state.
+const STATE_BITS: u32 = 24;
 
 /// The automaton while it is built: `next[s][d]`, the state after move `d` from state
 /// `s` (`u32::MAX`: none yet); `banned[s]`, the cells at which reaching `s` completes a
@@ -101,7 +108,7 @@ struct Trie {
 }
 
 /// The most states an entry can name.
-const MAX_STATES: usize = 1 << 24;
+const MAX_STATES: usize = 1 << STATE_BITS;
 
 /// A move sequence as two bits a move, the first move lowest, and its length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -166,10 +173,11 @@ impl Fsm {
             "a machine of depth {depth} is too large"
         );
         let table = (trie.next.iter())
-            .map(|next| (0..4).fold(0u128, |e, d| e | u128::from(next[d]) << (24 * d)))
+            .map(|next| {
+                Entry(next.map(|n| u64::from(n) | u64::from(trie.banned[n as usize]) << STATE_BITS))
+            })
             .collect();
         Fsm {
-            banned: trie.banned,
             table,
             sequences: minimal.len(),
             depth,
@@ -197,20 +205,17 @@ impl Fsm {
 
     /// The memory of the automaton's table.
     pub fn bytes(&self) -> usize {
-        self.table.len() * 16 + self.banned.len() * 4
+        self.table.len() * std::mem::size_of::<Entry>()
     }
 
-    /// The state after move `dir` (a [`Dir`] as an index) from state `s`.
+    /// The state after move `dir` (a [`Dir`] as an index) from state `s`, the blank
+    /// moving to `cell`; `None` when the move completes a forbidden sequence (it is
+    /// pruned).
     #[inline(always)]
-    pub fn step(&self, s: u32, dir: usize) -> u32 {
-        (self.table[s as usize] >> (24 * dir)) as u32 & 0xFF_FFFF
-    }
-
-    /// True when reaching state `s` with the blank on `cell` completes a forbidden
-    /// sequence (the move is pruned).
-    #[inline(always)]
-    pub fn banned(&self, s: u32, cell: usize) -> bool {
-        (self.banned[s as usize] >> cell) & 1 != 0
+    pub fn next(&self, s: u32, dir: usize, cell: usize) -> Option<u32> {
+        let word = self.table[s as usize].0[dir];
+        let state = word as u32 & ((1 << STATE_BITS) - 1);
+        ((word >> (STATE_BITS as usize + cell)) & 1 == 0).then_some(state)
     }
 }
 
@@ -342,10 +347,9 @@ mod tests {
                 };
                 let ns = match fsm {
                     Some(m) => {
-                        let ns = m.step(s, d);
-                        if m.banned(ns, q) {
+                        let Some(ns) = m.next(s, d, q) else {
                             continue;
-                        }
+                        };
                         ns
                     }
                     None if prev < 4 && Dir::ALL[prev].inverse() == dir => continue,
@@ -393,7 +397,11 @@ mod tests {
         assert_eq!(fsm2.sequences, fsm4.sequences);
         // Every cell's undoing pairs: 2 * (number of edges) * 2 directions = 24 on 3x3.
         assert_eq!(fsm2.sequences, 24);
-        assert!(fsm2.banned(fsm2.step(fsm2.step(Fsm::START, 0), 1), 4));
+        // From the middle cell 4: up (to cell 1) is generated, then down (back to 4)
+        // is pruned and left (to cell 0) is not.
+        let up = fsm2.next(Fsm::START, 0, 1).unwrap();
+        assert_eq!(fsm2.next(up, 1, 4), None);
+        assert!(fsm2.next(up, 2, 0).is_some());
     }
 
     /// Measurements (not a check): `cargo test --release --lib fsm::tests::measure -- --ignored --nocapture`.

@@ -241,6 +241,24 @@ struct Undo<const L: usize> {
     olds: [Old; L],
 }
 
+/// A child entered by [`Search::enter`]: the blank's new cell, the machine's state, the
+/// tile moved, the child's Manhattan distance and f.
+#[derive(Clone, Copy)]
+struct Child {
+    np: usize,
+    state: u32,
+    tile: usize,
+    md: u32,
+    f: u32,
+}
+
+/// What [`Search::generate`] made of a move.
+enum Generated {
+    Not,
+    Goal,
+    Open(Child),
+}
+
 #[derive(Clone)]
 struct Search<'a> {
     h: &'a PdbHeuristic,
@@ -264,6 +282,8 @@ struct Search<'a> {
     path: [u8; MAX_PATH],
     /// Nodes at this depth are not expanded but collected (the parallel search's top).
     split: u32,
+    /// [`Options::order_depth`].
+    order_depth: u32,
     frontier: Vec<Frontier>,
     /// In a subtree of the parallel search: its index and the least index of a subtree
     /// known to hold a goal; the search gives up when the latter drops below the former.
@@ -304,6 +324,7 @@ impl<'a> Search<'a> {
             found_len: 0,
             path: [0; MAX_PATH],
             split: u32::MAX,
+            order_depth: options.order_depth,
             frontier: Vec::new(),
             cancel: None,
             cancelled: false,
@@ -336,7 +357,7 @@ impl<'a> Search<'a> {
 
     fn found(&mut self, g: u32, k: u8) {
         self.path[g as usize] = k;
-        self.c.max_depth = self.c.max_depth.max(g + 1);
+        self.reached(g + 1);
         self.found_len = g as usize + 1;
     }
 
@@ -389,8 +410,10 @@ impl<'a> Search<'a> {
             return false;
         }
         self.c.expanded += 1;
-        let h = self.h;
         let first = self.first_orientation::<N>();
+        if g < self.order_depth {
+            return self.expand_in_f_order::<FSM, N, L, LOOKUP>(blank, g, md, state, first);
+        }
         // One record for the node's children, filled by each child's lookups: made once
         // and borrowed (a record moved out of a call is copied, which costs more).
         let mut undo = Undo {
@@ -398,44 +421,178 @@ impl<'a> Search<'a> {
             olds: [(0, 0, 0); L],
         };
         for k in 0..4 {
-            let Some((np, child_state)) = self.child::<FSM>(blank, state, k) else {
-                continue;
-            };
-            let tile = usize::from(self.cells[np]);
-            self.c.generated += 1;
-            let (closer, farther) = (h.md[tile][blank], h.md[tile][np]);
-            let nmd = md + u32::from(closer) - u32::from(farther);
-            self.cells[blank] = tile as u8;
-            self.cells[np] = 0;
-            let toward = closer < farther;
-            let base = g + 1 + nmd;
-            let f = self.look_up_child::<N, L, LOOKUP>(tile, blank, base, first, toward, &mut undo);
-            let mut found = false;
-            if f > self.bound {
-                if f < self.next_bound {
-                    self.next_bound = f;
+            match self.generate::<FSM, N, L, LOOKUP>(blank, g, md, state, k, first, &mut undo) {
+                Generated::Goal => return true,
+                Generated::Open(child) => {
+                    if self.descend::<FSM, N, L, LOOKUP>(blank, g, k, child, &undo) {
+                        return true;
+                    }
                 }
-            } else if nmd == 0 {
-                self.found(g, k as u8);
-                return true;
-            } else {
-                self.path[g as usize] = k as u8;
-                found = self.dfs::<FSM, N, L, LOOKUP>(np, g + 1, nmd, child_state);
+                Generated::Not => {}
             }
-            if found {
-                return true;
-            }
-            self.undo_child(tile, np, &undo);
-            self.cells[np] = tile as u8;
-            self.cells[blank] = 0;
             if self.c.limit_reached || self.cancelled {
                 return false;
             }
         }
-        if g + 1 > self.c.max_depth {
-            self.c.max_depth = g + 1;
+        self.reached(g + 1);
+        false
+    }
+
+    /// [`Self::dfs`]'s expansion of a node shallower than [`Options::order_depth`]: every
+    /// child is generated and looked up first (a goal among them ends the search), then
+    /// those within the bound are searched in order of increasing f, ties in move order,
+    /// each looked up again (the lookups of a child are undone before the next). The
+    /// counts of an iteration searched to the end are the unordered search's; only where
+    /// the last one meets a goal changes.
+    fn expand_in_f_order<const FSM: bool, const N: usize, const L: usize, const LOOKUP: u8>(
+        &mut self,
+        blank: usize,
+        g: u32,
+        md: u32,
+        state: u32,
+        first: usize,
+    ) -> bool {
+        let mut undo = Undo {
+            touched: 0,
+            olds: [(0, 0, 0); L],
+        };
+        let mut open = [(0u32, 0usize); 4];
+        let mut n = 0;
+        for k in 0..4 {
+            match self.generate::<FSM, N, L, LOOKUP>(blank, g, md, state, k, first, &mut undo) {
+                Generated::Goal => return true,
+                Generated::Open(child) => {
+                    open[n] = (child.f, k);
+                    n += 1;
+                    self.leave(blank, child.np, child.tile, &undo);
+                }
+                Generated::Not => {}
+            }
+        }
+        open[..n].sort_unstable();
+        for &(_, k) in &open[..n] {
+            let Some((np, state)) = self.child::<FSM>(blank, state, k) else {
+                continue;
+            };
+            let child = self.enter::<N, L, LOOKUP>(blank, np, state, g, md, first, &mut undo);
+            if self.descend::<FSM, N, L, LOOKUP>(blank, g, k, child, &undo) {
+                return true;
+            }
+            if self.c.limit_reached || self.cancelled {
+                return false;
+            }
+        }
+        self.reached(g + 1);
+        false
+    }
+
+    /// Generates the blank's move `k` (counted) and looks the child up: `Open` when it
+    /// is within the bound and not a goal (the move made, for [`Self::descend`] or
+    /// [`Self::leave`]); `Goal` when it is within the bound and a goal (the move made and
+    /// recorded in the path); else `Not`, the move not made (pruned, beyond the bound, or
+    /// off the board).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn generate<const FSM: bool, const N: usize, const L: usize, const LOOKUP: u8>(
+        &mut self,
+        blank: usize,
+        g: u32,
+        md: u32,
+        state: u32,
+        k: usize,
+        first: usize,
+        undo: &mut Undo<L>,
+    ) -> Generated {
+        let Some((np, child_state)) = self.child::<FSM>(blank, state, k) else {
+            return Generated::Not;
+        };
+        self.c.generated += 1;
+        let child = self.enter::<N, L, LOOKUP>(blank, np, child_state, g, md, first, undo);
+        if self.pruned(child.f) {
+            self.leave(blank, np, child.tile, undo);
+            return Generated::Not;
+        }
+        if child.md == 0 {
+            self.found(g, k as u8);
+            return Generated::Goal;
+        }
+        Generated::Open(child)
+    }
+
+    /// Searches below `child` (entered by move `k` from the node at depth `g`, blank on
+    /// `blank`), then leaves it unless it led to a goal; true when it did.
+    #[inline(always)]
+    fn descend<const FSM: bool, const N: usize, const L: usize, const LOOKUP: u8>(
+        &mut self,
+        blank: usize,
+        g: u32,
+        k: usize,
+        child: Child,
+        undo: &Undo<L>,
+    ) -> bool {
+        self.path[g as usize] = k as u8;
+        if self.dfs::<FSM, N, L, LOOKUP>(child.np, g + 1, child.md, child.state) {
+            return true;
+        }
+        self.leave(blank, child.np, child.tile, undo);
+        false
+    }
+
+    /// Moves the tile on `np` to `blank` (the blank to `np`, the machine to `state`) and
+    /// looks the child up ([`Self::look_up_child`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn enter<const N: usize, const L: usize, const LOOKUP: u8>(
+        &mut self,
+        blank: usize,
+        np: usize,
+        state: u32,
+        g: u32,
+        md: u32,
+        first: usize,
+        undo: &mut Undo<L>,
+    ) -> Child {
+        let h = self.h;
+        let tile = usize::from(self.cells[np]);
+        let (closer, farther) = (h.md[tile][blank], h.md[tile][np]);
+        let md = md + u32::from(closer) - u32::from(farther);
+        self.cells[blank] = tile as u8;
+        self.cells[np] = 0;
+        let base = g + 1 + md;
+        let f =
+            self.look_up_child::<N, L, LOOKUP>(tile, blank, base, first, closer < farther, undo);
+        Child {
+            np,
+            state,
+            tile,
+            md,
+            f,
+        }
+    }
+
+    /// Undoes [`Self::enter`]: `tile` back from `blank` to `np`.
+    #[inline(always)]
+    fn leave<const L: usize>(&mut self, blank: usize, np: usize, tile: usize, undo: &Undo<L>) {
+        self.undo_child(tile, np, undo);
+        self.cells[np] = tile as u8;
+        self.cells[blank] = 0;
+    }
+
+    /// True when a child of this f is beyond the bound (it is not searched, and the
+    /// next bound is at most f).
+    #[inline(always)]
+    fn pruned(&mut self, f: u32) -> bool {
+        if f > self.bound {
+            self.next_bound = self.next_bound.min(f);
+            return true;
         }
         false
+    }
+
+    /// Records that the search reached depth `depth`.
+    #[inline(always)]
+    fn reached(&mut self, depth: u32) {
+        self.c.max_depth = self.c.max_depth.max(depth);
     }
 
     /// The orientation looked up first in the node's children: with many, the node's
@@ -467,10 +624,9 @@ impl<'a> Search<'a> {
         }
         let np = usize::from(np);
         match self.fsm {
-            Some(fsm) if FSM => {
-                let next = fsm.step(state, self.moves.dir[k]);
-                (!fsm.banned(next, np)).then_some((np, next))
-            }
+            Some(fsm) if FSM => fsm
+                .next(state, self.moves.dir[k], np)
+                .map(|next| (np, next)),
             _ => Some((np, k as u32)),
         }
     }
@@ -606,6 +762,12 @@ impl Iterate for Serial<'_> {
 pub struct Options {
     /// Which duplicate move sequences are pruned.
     pub pruning: Pruning,
+    /// The children of nodes shallower than this are searched in order of increasing f
+    /// (ties in move order), the others in move order; 0: move order everywhere (Korf's
+    /// search and counts). Only the last iteration's counts change, the goal being
+    /// reached after other subtrees: on the fifteen easiest 24-puzzles, 1.28 times more
+    /// nodes in total (from half as many on some instances to six times more on others).
+    pub order_depth: u32,
 }
 
 /// IDA* with the PDB heuristic on a one-blank board towards the heuristic's goal (the
@@ -895,6 +1057,7 @@ pub fn solve_parallel_with(
 mod tests {
     use super::super::board::Dir;
     use super::super::board::Shape;
+    use super::super::deepen::Checkpoint;
     use super::super::heuristic::Heuristic;
     use super::super::ida;
     use super::super::instances::InstanceSet;
@@ -1077,37 +1240,61 @@ mod tests {
     fn parallel_search_counts_as_the_serial_one_whatever_the_threads() {
         let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
         let h = heuristic(&goal, "5-5-5", true);
-        for id in [1u32, 9, 12, 17] {
-            let inst = InstanceSet::Korf100.instance(id).unwrap();
-            let serial = solve(&inst.board, &h, MoveOrder::KORF, None);
-            assert_eq!(
-                serial.solution_length(),
-                Some(inst.optimal as usize),
-                "instance {id}"
-            );
-            for threads in [1, 2, 3] {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
-                let par = pool.install(|| solve_parallel(&inst.board, &h, MoveOrder::KORF));
-                assert_eq!(
-                    (
-                        par.generated,
-                        par.expanded,
-                        &par.thresholds,
-                        &par.moves,
-                        par.max_depth
-                    ),
-                    (
-                        serial.generated,
-                        serial.expanded,
-                        &serial.thresholds,
-                        &serial.moves,
-                        serial.max_depth
-                    ),
-                    "instance {id}, {threads} threads"
+        let ordered = Options {
+            order_depth: 12,
+            ..Options::default()
+        };
+        let pruned_and_ordered = Options {
+            pruning: Pruning::Fsm,
+            ..ordered
+        };
+        for options in [Options::default(), ordered, pruned_and_ordered] {
+            for id in [1u32, 9, 12, 17] {
+                let inst = InstanceSet::Korf100.instance(id).unwrap();
+                let serial = solve_with(
+                    &inst.board,
+                    &h,
+                    MoveOrder::KORF,
+                    options,
+                    Control::default(),
                 );
+                assert_eq!(
+                    serial.solution_length(),
+                    Some(inst.optimal as usize),
+                    "instance {id}"
+                );
+                for threads in [1, 2, 3] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let par = pool.install(|| {
+                        solve_parallel_with(
+                            &inst.board,
+                            &h,
+                            MoveOrder::KORF,
+                            options,
+                            Control::default(),
+                        )
+                    });
+                    assert_eq!(
+                        (
+                            par.generated,
+                            par.expanded,
+                            &par.thresholds,
+                            &par.moves,
+                            par.max_depth
+                        ),
+                        (
+                            serial.generated,
+                            serial.expanded,
+                            &serial.thresholds,
+                            &serial.moves,
+                            serial.max_depth
+                        ),
+                        "instance {id}, {threads} threads, {options:?}"
+                    );
+                }
             }
         }
         // Small boards and a start at the goal.
@@ -1137,7 +1324,10 @@ mod tests {
             .build()
             .unwrap();
         for pruning in [Pruning::Parent, Pruning::Fsm] {
-            let options = Options { pruning };
+            let options = Options {
+                pruning,
+                ..Options::default()
+            };
             let serial = |limit| {
                 solve_with(
                     &start,
@@ -1219,6 +1409,7 @@ mod tests {
         let h = heuristic(&goal, "1,2,3,4/5,6,7,8", false);
         let fsm = Options {
             pruning: Pruning::Fsm,
+            ..Options::default()
         };
         let layers = super::super::census::eight_puzzle_layers();
         let (mut plain_total, mut fsm_total) = (0, 0);
@@ -1246,6 +1437,7 @@ mod tests {
         let h = heuristic(&goal, "5-5-5", true);
         let fsm = Options {
             pruning: Pruning::Fsm,
+            ..Options::default()
         };
         let (mut plain_total, mut fsm_total) = (0, 0);
         for id in [1u32, 3, 9, 12, 17, 42, 60, 88] {
@@ -1273,11 +1465,77 @@ mod tests {
             let plain = solve(&inst.board, &h, MoveOrder::KORF, None);
             let fsm = Options {
                 pruning: Pruning::Fsm,
+                ..Options::default()
             };
             let r = solve_with(&inst.board, &h, MoveOrder::KORF, fsm, Control::default());
             assert_eq!(r.solution_length(), Some(inst.optimal as usize));
             assert_eq!(r.h0, plain.h0);
             assert!(r.generated < plain.generated, "instance {id}");
+        }
+    }
+
+    /// Every completed iteration's checkpoint of a search (thresholds and counts).
+    fn checkpoints(
+        start: &Board,
+        h: &PdbHeuristic,
+        options: Options,
+    ) -> (IdaResult, Vec<Checkpoint>) {
+        let mut seen = Vec::new();
+        let mut keep = |c: &Checkpoint| seen.push(c.clone());
+        let control = Control {
+            on_iteration: Some(&mut keep),
+            ..Control::default()
+        };
+        let r = solve_with(start, h, MoveOrder::KORF, options, control);
+        (r, seen)
+    }
+
+    #[test]
+    fn ordering_children_by_f_changes_only_the_last_iteration() {
+        // The iterations before the last search the same tree in another order: the
+        // same thresholds and counts. The last one stops elsewhere: on these seven,
+        // measured, 34,867,589 nodes ordered against 33,445,976 (the order is no better
+        // than Korf's fixed one, as on the 24-puzzle).
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        let h = heuristic(&goal, "5-5-5", true);
+        let (mut plain_last, mut ordered_last) = (0, 0);
+        for id in [1u32, 9, 12, 17, 42, 60, 88] {
+            let inst = InstanceSet::Korf100.instance(id).unwrap();
+            let (plain, plain_seen) = checkpoints(&inst.board, &h, Options::default());
+            for depth in [1, 10, 1000] {
+                let options = Options {
+                    order_depth: depth,
+                    ..Options::default()
+                };
+                let (r, seen) = checkpoints(&inst.board, &h, options);
+                assert_eq!(r.solution_length(), Some(inst.optimal as usize), "#{id}");
+                assert_eq!(seen, plain_seen, "instance {id}, order depth {depth}");
+                assert_eq!(r.thresholds, plain.thresholds);
+                if depth == 1000 {
+                    let before = plain_seen.last().map_or(0, |c| c.generated);
+                    plain_last += plain.generated - before;
+                    ordered_last += r.generated - before;
+                }
+            }
+        }
+        assert_eq!((ordered_last, plain_last), (34_867_589, 33_445_976));
+        // The 8-puzzle at every distance, with the machine's pruning: optimal.
+        let g3 = Board::default_goal(Shape::new(3, 3).unwrap(), 1);
+        let h3 = heuristic(&g3, "1,2,3,4/5,6,7,8", true);
+        let options = Options {
+            pruning: Pruning::Fsm,
+            order_depth: 1000,
+        };
+        for depth in 0..=31usize {
+            let start = super::super::census::eight_puzzle_at(depth, 3).unwrap();
+            let r = solve_with(
+                &start,
+                &h3,
+                MoveOrder::default(),
+                options,
+                Control::default(),
+            );
+            assert_eq!(r.solution_length(), Some(depth), "distance {depth}");
         }
     }
 
@@ -1299,7 +1557,10 @@ mod tests {
         let packed = [&one, &both].map(|h| h.clone().without_spreads());
         assert!(packed.iter().all(|h| h.spreads().is_empty()));
         for pruning in [Pruning::Parent, Pruning::Fsm] {
-            let options = Options { pruning };
+            let options = Options {
+                pruning,
+                ..Options::default()
+            };
             let (mut one_total, mut both_total) = (0, 0);
             for id in [1u32, 9, 12, 17, 42, 60] {
                 let inst = InstanceSet::Korf100.instance(id).unwrap();
@@ -1348,6 +1609,7 @@ mod tests {
         ] {
             let options = Options {
                 pruning: Pruning::Fsm,
+                ..Options::default()
             };
             let mut s = Search::new(&h, &start, MoveOrder::KORF, options);
             (s.bound, s.split) = (s.h0() + 30, 12);
@@ -1379,6 +1641,7 @@ mod tests {
         let zero = super::super::pdb::tests::zero_heuristic(&goal, "5-5-5", true);
         let options = Options {
             pruning: Pruning::Fsm,
+            ..Options::default()
         };
         let (mut plain_total, mut zero_total) = (0, 0);
         for id in [1u32, 9, 12, 17, 42, 60] {
@@ -1470,7 +1733,8 @@ mod tests {
     /// `SET=korf24 PDB=6-6-6-6x7 FSM=1 IDS=38,40` for the 24-puzzle with the machine's
     /// pruning (the tables from the default cache); `ITERS=1` prints each iteration's
     /// nodes, `PAR=1` searches in parallel, `PLAIN=1` drops the reflection, `PACKED=1`
-    /// searches the packed tables instead of their spread copies.
+    /// searches the packed tables instead of their spread copies, `ORDER=20` orders the
+    /// children by f above depth 20.
     #[test]
     #[ignore]
     fn measure() {
@@ -1483,7 +1747,11 @@ mod tests {
             Ok(_) => Pruning::Fsm,
             Err(_) => Pruning::Parent,
         };
-        let options = Options { pruning };
+        let order_depth = std::env::var("ORDER").map_or(0, |d| d.parse().unwrap());
+        let options = Options {
+            pruning,
+            order_depth,
+        };
         let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
         let h = measured_heuristic(&name, &goal);
         if std::env::var("PACKED").is_err() {

@@ -144,6 +144,13 @@ fn ida_algorithm() -> Algorithm {
                 Some("parent"),
                 "duplicate move sequences pruned: parent (the undoing move, as Korf and Felner) or fsm (every duplicate of up to 14 moves, Taylor and Korf's finite-state machine; with manhattan and pdb: heuristics)",
             ),
+            ParamSpec::int(
+                "order_depth",
+                0,
+                1000,
+                Some(0),
+                "children of nodes shallower than this are searched in order of increasing f (ties in move order), which changes only where the last iteration meets a goal (on the fifteen easiest 24-puzzles 1.28 times more nodes in total: a lottery, not a gain); 0 = move order everywhere, as Korf and Felner (with manhattan and pdb: heuristics)",
+            ),
         ],
     }
 }
@@ -243,6 +250,7 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
     let options = pdb_ida::Options {
         pruning: Pruning::from_name(pruning)
             .ok_or_else(|| crate::user_error!("unknown pruning {pruning:?}"))?,
+        order_depth: u32::try_from(params.int("order_depth")?).unwrap_or(u32::MAX),
     };
     let (r, setup, bytes) = match pdb::heuristic_partition(name) {
         Some(partition) => {
@@ -266,9 +274,15 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
             let r = pdb_search(&inst.board, &h, order, options, control, ctx);
             (r, None, None)
         }
-        None => user_bail!(
-            "pruning = {pruning:?} needs heuristic = \"manhattan\" or a pattern database (pdb:… or zpdb:…), not {name:?}"
-        ),
+        None => {
+            let option = match options.pruning {
+                Pruning::Parent => format!("order_depth = {}", options.order_depth),
+                _ => format!("pruning = {pruning:?}"),
+            };
+            user_bail!(
+                "{option} needs heuristic = \"manhattan\" or a pattern database (pdb:… or zpdb:…), not {name:?}"
+            )
+        }
     };
     Ok(RunOutput::of(TilesMetrics {
         h0: r.h0,
