@@ -471,10 +471,10 @@ impl<'a> Search<'a> {
         }
         open[..n].sort_unstable();
         for &(_, k) in &open[..n] {
-            let Some((np, state)) = self.child::<FSM>(blank, state, k) else {
+            let Some((np, child_state)) = self.child::<FSM>(blank, state, k) else {
                 continue;
             };
-            let child = self.enter::<N, L, LOOKUP>(blank, np, state, g, md, first, &mut undo);
+            let child = self.enter::<N, L, LOOKUP>(blank, np, child_state, g, md, first, &mut undo);
             if self.descend::<FSM, N, L, LOOKUP>(blank, g, k, child, &undo) {
                 return true;
             }
