@@ -1251,13 +1251,18 @@ mod tests {
         for options in [Options::default(), ordered, pruned_and_ordered] {
             for id in [1u32, 9, 12, 17] {
                 let inst = InstanceSet::Korf100.instance(id).unwrap();
-                let serial = solve_with(
-                    &inst.board,
-                    &h,
-                    MoveOrder::KORF,
-                    options,
-                    Control::default(),
-                );
+                // The serial search or the parallel one, with the same arguments.
+                let search =
+                    |solve: fn(&Board, &PdbHeuristic, MoveOrder, Options, Control) -> IdaResult| {
+                        solve(
+                            &inst.board,
+                            &h,
+                            MoveOrder::KORF,
+                            options,
+                            Control::default(),
+                        )
+                    };
+                let serial = search(solve_with);
                 assert_eq!(
                     serial.solution_length(),
                     Some(inst.optimal as usize),
@@ -1268,15 +1273,7 @@ mod tests {
                         .num_threads(threads)
                         .build()
                         .unwrap();
-                    let par = pool.install(|| {
-                        solve_parallel_with(
-                            &inst.board,
-                            &h,
-                            MoveOrder::KORF,
-                            options,
-                            Control::default(),
-                        )
-                    });
+                    let par = pool.install(|| search(solve_parallel_with));
                     assert_eq!(
                         (
                             par.generated,
