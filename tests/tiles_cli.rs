@@ -467,6 +467,51 @@ fn children_ordered_by_f_keep_the_optimal_length() {
 }
 
 #[test]
+fn dual_lookups_and_pathmax_keep_the_optimal_length() {
+    // Korf's first 15-puzzle (57 moves) with the 5-5-5 tables: with the dual lookups,
+    // serial and parallel alike, 57 moves with fewer nodes than without, and with
+    // pathmax fewer again; the options' user errors.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+    let with = |extra: &[&str]| {
+        let mut args = vec!["--pdb", "5-5-5", "--move-order", "ULRD", "--cache", cache];
+        args.extend_from_slice(extra);
+        let out = solve_text(korf1, &args);
+        assert_eq!(count(&out, "Solution"), 57, "{}", out.stderr);
+        count(&out, "Generated")
+    };
+    let plain = with(&[]);
+    let dual = with(&["--dual"]);
+    assert_eq!(with(&["--dual", "--parallel"]), dual);
+    let both = with(&["--dual", "--bpmx"]);
+    assert!(both < dual && dual < plain, "{both} {dual} {plain}");
+    assert_user_error(
+        &solve_text(korf1, &["--dual", "--heuristic", "linear"]),
+        "--dual works with --heuristic manhattan or pattern databases, not linear",
+    );
+    assert_user_error(
+        &solve_text(korf1, &["--dual", "--heuristic", "manhattan"]),
+        "dual lookups need plain pattern databases (pdb:…)",
+    );
+    assert_user_error(
+        &solve_text(
+            "8 6 7 2 5 4 3 0 1",
+            &["--dual", "--pdb", "1,2,3,4/5,6,7,8", "--cache", cache],
+        ),
+        "dual lookups need the goal with the blank first and tile t on cell t, not 1 2 3 4 5 6 7 8 0",
+    );
+    // Towards the blank-first goal, the same length with the dual lookups as without.
+    let blank_first = |extra: &[&str]| {
+        let mut args = vec!["--pdb", "1,2,3,4/5,6,7,8", "--goal", "0 1 2 3 4 5 6 7 8"];
+        args.extend_from_slice(&["--cache", cache]);
+        args.extend_from_slice(extra);
+        count(&solve_text("8 6 7 2 5 4 3 0 1", &args), "Solution")
+    };
+    assert_eq!(blank_first(&["--dual", "--bpmx"]), blank_first(&[]));
+}
+
+#[test]
 fn zero_aware_tables_solve_from_the_command_line() {
     // A 24-move 8-puzzle state with the 4-4 partition's zero-aware tables: the optimal
     // length, an initial estimate of 24 where the plain tables say 22 (a pattern walls the

@@ -15,6 +15,16 @@ fn results(config: &str, sets: &[&str]) -> Vec<HashMap<String, String>> {
     rows(&out.path().join(format!("{config}/results.csv")))
 }
 
+/// The row of `rows` whose columns hold the values `keys` says.
+fn row<'a>(
+    rows: &'a [HashMap<String, String>],
+    keys: &[(&str, &str)],
+) -> &'a HashMap<String, String> {
+    rows.iter()
+        .find(|r| keys.iter().all(|(k, v)| r[*k] == *v))
+        .unwrap_or_else(|| panic!("no row with {keys:?}"))
+}
+
 #[test]
 fn assignment_config_reproduces_the_seeds_rows_with_optimal_lengths() {
     let rows = results(
@@ -122,10 +132,11 @@ fn the_pruning_and_the_child_order_are_sweep_axes_with_the_same_optimal_lengths(
         ],
     );
     assert_eq!(rows.len(), 8);
-    let get = |id: &str, p: &str, d: &str| {
-        rows.iter()
-            .find(|r| r["instance"] == id && r["pruning"] == p && r["order_depth"] == d)
-            .unwrap_or_else(|| panic!("no row for {id} {p} {d}"))
+    let get = |id, p, d| {
+        row(
+            &rows,
+            &[("instance", id), ("pruning", p), ("order_depth", d)],
+        )
     };
     let generated = |r: &HashMap<String, String>| r["generated"].parse::<u64>().unwrap();
     assert_eq!(get("9", "parent", "0")["generated"], "1650696");
@@ -143,6 +154,44 @@ fn the_pruning_and_the_child_order_are_sweep_axes_with_the_same_optimal_lengths(
             assert_eq!(ordered["thresholds"], plain["thresholds"], "{id} {p}");
             assert_ne!(ordered["generated"], plain["generated"], "{id} {p}");
         }
+    }
+}
+
+#[test]
+fn dual_lookups_and_pathmax_are_sweep_axes_with_the_same_optimal_lengths() {
+    // Korf's instances 9 and 12 with the 5-5-5 tables, with and without the dual
+    // lookups and pathmax: the optimal lengths throughout; the dual lookups raise h(s0)
+    // or keep it and generate fewer nodes, pathmax with them fewer still or as many.
+    let rows = results(
+        "korf100",
+        &[
+            "sweep.instance=[9, 12]",
+            "sweep.heuristic=[\"pdb:5-5-5\"]",
+            "sweep.dual=[false, true]",
+            "sweep.bpmx=[false, true]",
+        ],
+    );
+    assert_eq!(rows.len(), 8);
+    let get = |id, dual, bpmx| row(&rows, &[("instance", id), ("dual", dual), ("bpmx", bpmx)]);
+    let number = |r: &HashMap<String, String>, c: &str| r[c].parse::<u64>().unwrap();
+    for r in &rows {
+        assert_eq!(r["solution_length"], r["optimal"], "{r:?}");
+    }
+    for id in ["9", "12"] {
+        let (plain, dual, both) = (
+            get(id, "false", "false"),
+            get(id, "true", "false"),
+            get(id, "true", "true"),
+        );
+        assert!(number(dual, "h0") >= number(plain, "h0"));
+        assert!(
+            number(dual, "generated") < number(plain, "generated"),
+            "instance {id}"
+        );
+        assert!(
+            number(both, "generated") <= number(dual, "generated"),
+            "instance {id}"
+        );
     }
 }
 
@@ -208,6 +257,14 @@ fn bad_tiles_settings_are_one_line_errors() {
             "params.order_depth=5",
             "order_depth = 5 needs heuristic = \"manhattan\" or a pattern database",
         ),
+        (
+            "params.dual=true",
+            "dual = true needs heuristic = \"manhattan\" or a pattern database",
+        ),
+        (
+            "params.bpmx=true",
+            "bpmx = true needs heuristic = \"manhattan\" or a pattern database",
+        ),
     ] {
         let r = run_config(
             "korf100",
@@ -217,10 +274,25 @@ fn bad_tiles_settings_are_one_line_errors() {
         );
         assert_user_error(&r, message);
     }
-    // An unknown pruning and a negative depth.
+    // Dual lookups of zero-aware tables or of Manhattan distance alone.
+    for heuristic in ["zpdb:5-5-5", "manhattan"] {
+        let r = run_config(
+            "korf100",
+            out.path(),
+            &["--quiet"],
+            &[
+                "sweep.instance=[9]",
+                "params.dual=true",
+                &format!("sweep.heuristic=[{heuristic:?}]"),
+            ],
+        );
+        assert_user_error(&r, "dual lookups need plain pattern databases (pdb:…)");
+    }
+    // An unknown pruning, a negative depth, a number for a yes or no.
     for (option, name) in [
         ("params.pruning=\"all\"", "pruning"),
         ("params.order_depth=-1", "order_depth"),
+        ("params.dual=1", "dual"),
     ] {
         let r = run_config(
             "korf100",

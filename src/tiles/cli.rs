@@ -179,6 +179,14 @@ pub struct SolveArgs {
     /// 0 (the default): move order everywhere (with manhattan or pattern databases).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub order_depth: u32,
+    /// IDA* also maximises over the dual lookups (the tables read at the tiles on the
+    /// patterns' goal cells; plain pattern databases, the goal with the blank first).
+    #[arg(long)]
+    pub dual: bool,
+    /// IDA* with bidirectional pathmax: a child whose f passes the bound by more than
+    /// two cuts off its parent (with manhattan or pattern databases).
+    #[arg(long)]
+    pub bpmx: bool,
 }
 
 impl SolveArgs {
@@ -187,6 +195,8 @@ impl SolveArgs {
         pdb_ida::Options {
             pruning: self.pruning,
             order_depth: self.order_depth,
+            dual: self.dual,
+            bpmx: self.bpmx,
         }
     }
 
@@ -196,6 +206,10 @@ impl SolveArgs {
             Some(format!("--pruning {}", self.pruning.name()))
         } else if self.order_depth > 0 {
             Some(format!("--order-depth {}", self.order_depth))
+        } else if self.dual {
+            Some("--dual".into())
+        } else if self.bpmx {
+            Some("--bpmx".into())
         } else {
             None
         }
@@ -254,6 +268,12 @@ pub struct BatchArgs {
     /// solve`).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub order_depth: u32,
+    /// Also maximise over the dual lookups (as for `tiles solve`).
+    #[arg(long)]
+    pub dual: bool,
+    /// Bidirectional pathmax (as for `tiles solve`).
+    #[arg(long)]
+    pub bpmx: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -457,6 +477,8 @@ fn solve_pdb(
             ),
         }
     }
+    let options = a.options();
+    pdb_ida::check_options(goal, partition, &options).map_err(|e| user_error!("{e}"))?;
     let h = match partition {
         Some(partition) => {
             let cache = cache_dir(a.cache.as_deref(), &a.out);
@@ -464,7 +486,6 @@ fn solve_pdb(
         }
         None => pdb::PdbHeuristic::manhattan(goal),
     };
-    let options = a.options();
     let control = Control::limited(a.expand_limit);
     let r = if a.parallel {
         pdb_ida::solve_parallel_with(start, &h, order, options, control)
@@ -688,6 +709,7 @@ fn batch_runs(
     }
     text.push_str(&format!("pruning = \"{}\"\n", a.pruning.name()));
     text.push_str(&format!("order_depth = {}\n", a.order_depth));
+    text.push_str(&format!("dual = {}\nbpmx = {}\n", a.dual, a.bpmx));
     text.push_str(&format!(
         "[sweep]\nheuristic = [{}]\ninstance = [{}]\n",
         list(a.heuristic.0.iter().map(|h| format!("{h:?}")).collect()),

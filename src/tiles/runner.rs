@@ -151,6 +151,16 @@ fn ida_algorithm() -> Algorithm {
                 Some(0),
                 "children of nodes shallower than this are searched in order of increasing f (ties in move order), which changes only where the last iteration meets a goal (on the fifteen easiest 24-puzzles 1.28 times more nodes in total: a lottery, not a gain); 0 = move order everywhere, as Korf and Felner (with manhattan and pdb: heuristics)",
             ),
+            ParamSpec::boolean(
+                "dual",
+                Some(false),
+                "also maximise over the dual lookups (Felner, Zahavi, Schaeffer and Holte 2005: the tables read at the tiles on the patterns' goal cells; with plain pdb: tables, the goal with the blank first, up to eight partitions)",
+            ),
+            ParamSpec::boolean(
+                "bpmx",
+                Some(false),
+                "bidirectional pathmax: a child whose f passes the bound by more than two cuts off its parent (with manhattan and pdb: heuristics; it prunes more with dual lookups)",
+            ),
         ],
     }
 }
@@ -251,10 +261,14 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
         pruning: Pruning::from_name(pruning)
             .ok_or_else(|| crate::user_error!("unknown pruning {pruning:?}"))?,
         order_depth: u32::try_from(params.int("order_depth")?).unwrap_or(u32::MAX),
+        dual: params.bool("dual")?,
+        bpmx: params.bool("bpmx")?,
     };
     let (r, setup, bytes) = match pdb::heuristic_partition(name) {
         Some(partition) => {
             let started = Instant::now();
+            pdb_ida::check_options(&goal, Some(partition), &options)
+                .map_err(|e| crate::user_error!("{e}"))?;
             let (h, _) = pdb::shared(&goal, partition, ctx)?;
             h.spreads(); // made once a process, counted as set-up
             if options.pruning == Pruning::Fsm {
@@ -271,13 +285,18 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
         ),
         None if name == "manhattan" => {
             let h = pdb::PdbHeuristic::manhattan(&goal);
+            pdb_ida::check_options(&goal, None, &options).map_err(|e| crate::user_error!("{e}"))?;
             let r = pdb_search(&inst.board, &h, order, options, control, ctx);
             (r, None, None)
         }
         None => {
             let option = match options.pruning {
-                Pruning::Parent => format!("order_depth = {}", options.order_depth),
-                _ => format!("pruning = {pruning:?}"),
+                Pruning::Fsm => format!("pruning = {pruning:?}"),
+                Pruning::Parent if options.order_depth > 0 => {
+                    format!("order_depth = {}", options.order_depth)
+                }
+                Pruning::Parent if options.dual => "dual = true".to_string(),
+                Pruning::Parent => "bpmx = true".to_string(),
             };
             user_bail!(
                 "{option} needs heuristic = \"manhattan\" or a pattern database (pdb:… or zpdb:…), not {name:?}"
