@@ -6,7 +6,8 @@
 //! parallel, and 5-5-5 on the long instances 60 and 88 (87 and 33 million nodes), where
 //! the parallel search's speed-up shows; 5-5-5 with zero-aware tables too (`zpdb:5-5-5`,
 //! built into the default cache when missing, under a second); each serial search also
-//! with the finite-state machine's duplicate pruning (`…/fsm`), and, when their tables
+//! with the finite-state machine's duplicate pruning (`…/fsm`; with plain tables also
+//! with the dual lookups and pathmax, `…/fsm+dual+bpmx`), and, when their tables
 //! are cached, the 24-puzzle's instances 38 and 40 both ways with 6-6-6-6 and with the
 //! maximum over four (plain and zero-aware) and over seven partitions (6-6-6-6x4,
 //! zpdb:6-6-6-6x4, 6-6-6-6x7). Criterion's throughput is in nodes generated, so its "elem/s" figure is
@@ -77,22 +78,34 @@ fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbH
     Some(PdbHeuristic::max_of(&goal, name, &parts, tables, true))
 }
 
-/// The serial search of `board` with the finite-state machine's pruning, as `{name}/fsm`
-/// (its throughput its own generated nodes; the machine built before the timing).
+/// The serial search of `board` with the finite-state machine's pruning, as `{name}/fsm`,
+/// and for plain tables with the dual lookups and pathmax too, as `{name}/fsm+dual+bpmx`
+/// (each one's throughput its own generated nodes; the machine built before the timing).
 fn bench_fsm(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     board: &Board,
     h: &PdbHeuristic,
 ) {
-    let options = pdb_ida::Options {
+    let fsm = pdb_ida::Options {
         pruning: Pruning::Fsm,
         ..pdb_ida::Options::default()
     };
-    let order = MoveOrder::KORF;
-    let solve = || pdb_ida::solve_with(black_box(board), h, order, options, Control::default());
-    group.throughput(Throughput::Elements(solve().generated));
-    group.bench_function(format!("{name}/fsm"), |b| b.iter(|| solve().generated));
+    let dual = pdb_ida::Options {
+        dual: true,
+        bpmx: true,
+        ..fsm
+    };
+    let plain = h.zero.is_empty();
+    for (label, options) in [("fsm", fsm), ("fsm+dual+bpmx", dual)] {
+        if options.dual && !plain {
+            continue;
+        }
+        let order = MoveOrder::KORF;
+        let solve = || pdb_ida::solve_with(black_box(board), h, order, options, Control::default());
+        group.throughput(Throughput::Elements(solve().generated));
+        group.bench_function(format!("{name}/{label}"), |b| b.iter(|| solve().generated));
+    }
 }
 
 fn pdb_nodes_per_second(c: &mut Criterion) {

@@ -82,6 +82,14 @@ type Old = (u32, u32, u32);
 const PACKED: u8 = 0;
 const SPREAD: u8 = 1;
 const ZERO: u8 = 2;
+/// A `LOOKUP` bit: some orientations are dual ones ([`Orientation::dual`]), so the search
+/// without them compiles without their branches.
+const DUAL: u8 = 4;
+/// The bits of a `LOOKUP` that say how the tables are read.
+const KIND: u8 = 3;
+/// The two `LOOKUP`s with dual orientations (plain tables only).
+const DUAL_SPREAD: u8 = SPREAD | DUAL;
+const DUAL_PACKED: u8 = PACKED | DUAL;
 
 impl Patterns {
     /// Ranks and looks up every pattern from `pos` (the blank on `blank`), group g's
@@ -112,14 +120,31 @@ impl Patterns {
         }
     }
 
-    /// Ranks and looks up the patterns of a dual orientation from `pos`, pattern `missing`
-    /// (if any) left out: its item is the one on the blank's cell.
-    fn rank_dual(&mut self, h: &PdbHeuristic, lookup: u8, groups: &[u8], missing: u8, valid: u32) {
+    /// Ranks and looks up the patterns of a dual orientation from `pos`, the item
+    /// `missing` (group, index; the one on the blank's cell, if any) left out, the sum
+    /// over the patterns `valid`. A pattern's rank is, with spread copies, the sum over its
+    /// items there of their place values times their cells, so that an item entering or
+    /// leaving adds or takes its term.
+    fn rank_dual(
+        &mut self,
+        h: &PdbHeuristic,
+        lookup: u8,
+        groups: &[u8],
+        missing: (usize, usize),
+        valid: u32,
+    ) {
         self.main = 0;
         for (g, &t) in groups.iter().enumerate() {
+            let t = usize::from(t);
             (self.rank[g], self.val[g]) = (0, 0);
-            if g != usize::from(missing) {
-                (self.rank[g], self.val[g]) = read_whole(h, lookup, usize::from(t), &self.pos[g]);
+            if g != missing.0 {
+                (self.rank[g], self.val[g]) = read_whole(h, lookup, t, &self.pos[g]);
+            } else if lookup == SPREAD {
+                let s = &h.spreads()[t];
+                self.rank[g] = (0..h.group_len(t))
+                    .filter(|&i| i != missing.1)
+                    .map(|i| u32::from(self.pos[g][i]) * s.place(i))
+                    .sum();
             }
         }
         self.sum_over(valid);
@@ -135,28 +160,39 @@ impl Patterns {
         }
     }
 
-    /// A move in a dual orientation (see [`Orientation::dual`]): the item of the cell the
-    /// blank moved to (in group `gone`) leaves its pattern; the item of the cell the blank
-    /// left, `come` (group, index), enters its pattern on cell `to`, whose value `read`
-    /// gives (rank, value) when the pattern is whole again; the sum is then over the
-    /// patterns `valid` with the blank on its new cell. Returns the entered pattern's old
-    /// (value, rank) and the old sum.
+    /// A move in a dual orientation (see [`Orientation::dual`]), group g's table being
+    /// `tables[g]`: the item of the cell the blank moved to, `gone` (group, index), leaves
+    /// its pattern; the item of the cell the blank left, `come`, enters its pattern on
+    /// cell `to`, which is read when it is whole again; the sum is then over the patterns
+    /// `valid` with the blank on its new cell. Returns the entered pattern's old (value,
+    /// rank) and the old sum.
     #[inline(always)]
-    fn update_dual(
+    fn update_dual<const LOOKUP: u8>(
         &mut self,
-        gone: usize,
-        come: (usize, usize),
+        h: &PdbHeuristic,
+        spreads: &[Spread],
+        tables: &[u8; MAX_GROUPS],
+        moved: [(usize, usize); 2],
         to: u8,
         valid: u32,
-        read: impl Fn(usize, &[u8]) -> (u32, u32),
     ) -> Old {
-        let gb = come.0;
+        let [(gq, iq), (gb, ib)] = moved;
         let mut old = (0, 0, self.sum);
+        if LOOKUP & KIND == SPREAD && gq < MAX_GROUPS {
+            let place = spreads[usize::from(tables[gq])].place(iq);
+            self.rank[gq] -= u32::from(self.pos[gq][iq]) * place;
+        }
         if gb < MAX_GROUPS {
             old = (self.val[gb], self.rank[gb], self.sum);
-            self.pos[gb][come.1] = to;
-            if gb != gone {
-                (self.rank[gb], self.val[gb]) = read(gb, &self.pos[gb]);
+            self.pos[gb][ib] = to;
+            let t = usize::from(tables[gb]);
+            if LOOKUP & KIND == SPREAD {
+                self.rank[gb] += u32::from(to) * spreads[t].place(ib);
+                if gb != gq {
+                    self.val[gb] = spreads[t].get(self.rank[gb]);
+                }
+            } else if gb != gq {
+                (self.rank[gb], self.val[gb]) = read_whole(h, LOOKUP & KIND, t, &self.pos[gb]);
             }
         }
         self.sum_over(valid);
@@ -164,15 +200,27 @@ impl Patterns {
     }
 
     /// Undoes [`Self::update_dual`]: the item that entered pattern `come` leaves it, the
-    /// one that left, `gone` (group, index), is back on cell `at` (its pattern's values
-    /// were kept, left out of the sum while it lacked the item).
+    /// one that left, `gone`, is back on cell `at` (its pattern's value was kept, left out
+    /// of the sum while it lacked the item).
     #[inline(always)]
-    fn undo_dual(&mut self, gone: (usize, usize), come: usize, at: u8, old: Old) {
-        if come < MAX_GROUPS {
-            (self.val[come], self.rank[come]) = (old.0, old.1);
+    fn undo_dual<const LOOKUP: u8>(
+        &mut self,
+        spreads: &[Spread],
+        tables: &[u8; MAX_GROUPS],
+        moved: [(usize, usize); 2],
+        at: u8,
+        old: Old,
+    ) {
+        let [(gq, iq), (gb, _)] = moved;
+        if gb < MAX_GROUPS {
+            (self.val[gb], self.rank[gb]) = (old.0, old.1);
         }
-        if gone.0 < MAX_GROUPS {
-            self.pos[gone.0][gone.1] = at;
+        if gq < MAX_GROUPS {
+            self.pos[gq][iq] = at;
+            if LOOKUP & KIND == SPREAD {
+                let place = spreads[usize::from(tables[gq])].place(iq);
+                self.rank[gq] += u32::from(at) * place;
+            }
         }
         self.sum = old.2;
     }
@@ -458,8 +506,8 @@ impl<'a> Search<'a> {
         let mut all = Orientation::all(h);
         if options.dual {
             assert!(
-                is_identity(&h.goal),
-                "dual lookups need the blank-first goal"
+                is_identity(&h.goal) && h.zero.is_empty(),
+                "dual lookups need plain tables and the blank-first goal"
             );
             let duals: Vec<Orientation> = all.iter().map(|o| o.dual_of(h)).collect();
             all.extend(duals);
@@ -519,7 +567,8 @@ impl<'a> Search<'a> {
             }
             if o.dual {
                 let valid = o.valid[blank];
-                pats.rank_dual(h, self.lookup, &o.table[..o.groups], o.group[blank], valid);
+                let missing = o.item(blank);
+                pats.rank_dual(h, self.lookup, &o.table[..o.groups], missing, valid);
             } else {
                 pats.rank_all(h, self.lookup, &o.table[..o.groups], o.cell[blank]);
             }
@@ -642,7 +691,7 @@ impl<'a> Search<'a> {
                 Generated::Open(child) => {
                     open[n] = (child.f, k);
                     n += 1;
-                    self.leave(blank, child.np, child.tile, &undo);
+                    self.leave::<L, LOOKUP>(blank, child.np, child.tile, &undo);
                 }
                 Generated::Cut => {
                     self.reached(g + 1);
@@ -693,7 +742,7 @@ impl<'a> Search<'a> {
         self.c.generated += 1;
         let child = self.enter::<N, L, LOOKUP>(blank, np, child_state, g, md, first, undo);
         if self.pruned(child.f) {
-            self.leave(blank, np, child.tile, undo);
+            self.leave::<L, LOOKUP>(blank, np, child.tile, undo);
             // h(node) ≥ h(child) − 1, so f(node) ≥ f(child) − 2 (Felner et al. 2005).
             if self.bpmx && child.f - 2 > self.bound {
                 self.next_bound = self.next_bound.min(child.f - 2);
@@ -723,7 +772,7 @@ impl<'a> Search<'a> {
         if self.dfs::<FSM, N, L, LOOKUP>(child.np, g + 1, child.md, child.state) {
             return true;
         }
-        self.leave(blank, child.np, child.tile, undo);
+        self.leave::<L, LOOKUP>(blank, child.np, child.tile, undo);
         false
     }
 
@@ -761,8 +810,14 @@ impl<'a> Search<'a> {
 
     /// Undoes [`Self::enter`]: `tile` back from `blank` to `np`.
     #[inline(always)]
-    fn leave<const L: usize>(&mut self, blank: usize, np: usize, tile: usize, undo: &Undo<L>) {
-        self.undo_child(tile, blank, np, undo);
+    fn leave<const L: usize, const LOOKUP: u8>(
+        &mut self,
+        blank: usize,
+        np: usize,
+        tile: usize,
+        undo: &Undo<L>,
+    ) {
+        self.undo_child::<L, LOOKUP>(tile, blank, np, undo);
         self.cells[np] = tile as u8;
         self.cells[blank] = 0;
     }
@@ -857,22 +912,28 @@ impl<'a> Search<'a> {
                 j => j,
             };
             let or = &self.orient[o];
-            if or.dual {
-                let (h, table) = (self.h, &or.table);
-                let read = |g: usize, pos: &[u8]| read_whole(h, LOOKUP, usize::from(table[g]), pos);
-                let (gone, come) = (usize::from(or.group[np]), or.item(blank));
-                let valid = or.valid[np];
-                undo.olds[o] = self.pats[o].update_dual(gone, come, or.cell[tile], valid, read);
+            let dual = LOOKUP & DUAL != 0 && or.dual;
+            if dual {
+                let moved = [or.item(np), or.item(blank)];
+                let (to, valid) = (or.cell[tile], or.valid[np]);
+                undo.olds[o] = self.pats[o].update_dual::<LOOKUP>(
+                    self.h,
+                    self.spreads,
+                    &or.table,
+                    moved,
+                    to,
+                    valid,
+                );
                 undo.touched |= 1 << o;
             }
             let gi = usize::from(or.group[tile]);
-            if !or.dual && gi < MAX_GROUPS {
+            if !dual && gi < MAX_GROUPS {
                 let (t, i, to) = (
                     usize::from(or.table[gi]),
                     usize::from(or.index[tile]),
                     or.cell[blank],
                 );
-                undo.olds[o] = match LOOKUP {
+                undo.olds[o] = match LOOKUP & KIND {
                     ZERO => self.pats[o].update_zero(&self.h.zero[t], gi, i, to, toward),
                     SPREAD => self.pats[o].update_spread(&self.spreads[t], gi, i, to),
                     _ => self.pats[o].update(&self.h.tables[t], gi, i, to),
@@ -887,15 +948,22 @@ impl<'a> Search<'a> {
     /// Moves `tile` back from `blank` to `np` in the orientations
     /// [`Self::look_up_child`] updated.
     #[inline(always)]
-    fn undo_child<const L: usize>(&mut self, tile: usize, blank: usize, np: usize, undo: &Undo<L>) {
+    fn undo_child<const L: usize, const LOOKUP: u8>(
+        &mut self,
+        tile: usize,
+        blank: usize,
+        np: usize,
+        undo: &Undo<L>,
+    ) {
         let mut touched = undo.touched;
         while touched != 0 {
             let o = touched.trailing_zeros() as usize;
             touched &= touched - 1;
             let or = &self.orient[o];
-            if or.dual {
-                let (gone, come) = (or.item(np), usize::from(or.group[blank]));
-                self.pats[o].undo_dual(gone, come, or.cell[tile], undo.olds[o]);
+            if LOOKUP & DUAL != 0 && or.dual {
+                let moved = [or.item(np), or.item(blank)];
+                let (at, old) = (or.cell[tile], undo.olds[o]);
+                self.pats[o].undo_dual::<LOOKUP>(self.spreads, &or.table, moved, at, old);
                 continue;
             }
             let (gi, i) = (usize::from(or.group[tile]), usize::from(or.index[tile]));
@@ -904,7 +972,15 @@ impl<'a> Search<'a> {
     }
 
     fn run(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
-        match (self.fsm.is_some(), self.lookup) {
+        let dual = self.orient[..self.n_orient].iter().any(|o| o.dual);
+        match (
+            self.fsm.is_some(),
+            self.lookup | if dual { DUAL } else { 0 },
+        ) {
+            (true, DUAL_SPREAD) => self.dfs_n::<true, DUAL_SPREAD>(blank, g, md, state),
+            (true, DUAL_PACKED) => self.dfs_n::<true, DUAL_PACKED>(blank, g, md, state),
+            (false, DUAL_SPREAD) => self.dfs_n::<false, DUAL_SPREAD>(blank, g, md, state),
+            (false, DUAL_PACKED) => self.dfs_n::<false, DUAL_PACKED>(blank, g, md, state),
             (true, ZERO) => self.dfs_n::<true, ZERO>(blank, g, md, state),
             (true, SPREAD) => self.dfs_n::<true, SPREAD>(blank, g, md, state),
             (true, _) => self.dfs_n::<true, PACKED>(blank, g, md, state),
@@ -1876,6 +1952,7 @@ mod tests {
             (zero(&goal, "6-6-3", false), false),
             (heuristic(&goal, "5-5-5", true), false),
             (heuristic(&goal, "5-5-5|6-6-3", true), true),
+            (heuristic(&goal, "5-5-5", true).without_spreads(), true),
         ] {
             let options = Options {
                 pruning: Pruning::Fsm,
