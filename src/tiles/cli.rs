@@ -169,6 +169,15 @@ pub struct SolveArgs {
     /// counts and solution as the serial search).
     #[arg(long)]
     pub parallel: bool,
+    /// IDA*'s options with pattern databases or Manhattan distance.
+    #[command(flatten)]
+    pub search: SearchOptions,
+}
+
+/// The options of IDA* with pattern databases (or Manhattan distance as one-tile
+/// patterns), shared by `tiles solve` and `tiles batch`.
+#[derive(clap::Args, Debug)]
+pub struct SearchOptions {
     /// IDA*'s pruning of duplicate move sequences: `parent` (the move undoing the last
     /// one) or `fsm` (every duplicate of up to 14 moves, Taylor and Korf's finite-state
     /// machine; with manhattan or pattern databases).
@@ -189,7 +198,7 @@ pub struct SolveArgs {
     pub bpmx: bool,
 }
 
-impl SolveArgs {
+impl SearchOptions {
     /// The options of the search with pattern databases.
     fn options(&self) -> pdb_ida::Options {
         pdb_ida::Options {
@@ -261,19 +270,9 @@ pub struct BatchArgs {
     /// Give up on an instance after expanding this many nodes.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=i64::MAX as u64))]
     pub expand_limit: Option<u64>,
-    /// IDA*'s pruning of duplicate move sequences: `parent` or `fsm` (as for `tiles solve`).
-    #[arg(long, default_value = "parent", value_parser = pruning_name)]
-    pub pruning: Pruning,
-    /// Children of nodes shallower than this in order of increasing f (as for `tiles
-    /// solve`).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
-    pub order_depth: u32,
-    /// Also maximise over the dual lookups (as for `tiles solve`).
-    #[arg(long)]
-    pub dual: bool,
-    /// Bidirectional pathmax (as for `tiles solve`).
-    #[arg(long)]
-    pub bpmx: bool,
+    /// IDA*'s options, as for `tiles solve`.
+    #[command(flatten)]
+    pub search: SearchOptions,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -473,11 +472,11 @@ fn solve_pdb(
             }
             None => user_bail!(
                 "{} works with --algorithm ida on one-blank boards",
-                a.pdb_only_option().unwrap_or_default()
+                a.search.pdb_only_option().unwrap_or_default()
             ),
         }
     }
-    let options = a.options();
+    let options = a.search.options();
     pdb_ida::check_options(goal, partition, &options).map_err(|e| user_error!("{e}"))?;
     let h = match partition {
         Some(partition) => {
@@ -518,7 +517,7 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         return solve_pdb(a, Some(partition), &start, &goal, order);
     }
     let heuristic = classic_heuristic(&a.board.heuristic, "tiles solve")?;
-    if let Some(option) = a.pdb_only_option() {
+    if let Some(option) = a.search.pdb_only_option() {
         if heuristic != Heuristic::Manhattan {
             user_bail!(
                 "{option} works with --heuristic manhattan or pattern databases, not {}",
@@ -707,9 +706,10 @@ fn batch_runs(
     if let Some(l) = a.expand_limit {
         text.push_str(&format!("expand_limit = {l}\n"));
     }
-    text.push_str(&format!("pruning = \"{}\"\n", a.pruning.name()));
-    text.push_str(&format!("order_depth = {}\n", a.order_depth));
-    text.push_str(&format!("dual = {}\nbpmx = {}\n", a.dual, a.bpmx));
+    let o = a.search.options();
+    text.push_str(&format!("pruning = \"{}\"\n", o.pruning.name()));
+    text.push_str(&format!("order_depth = {}\n", o.order_depth));
+    text.push_str(&format!("dual = {}\nbpmx = {}\n", o.dual, o.bpmx));
     text.push_str(&format!(
         "[sweep]\nheuristic = [{}]\ninstance = [{}]\n",
         list(a.heuristic.0.iter().map(|h| format!("{h:?}")).collect()),
