@@ -36,7 +36,7 @@
 use super::board::{Board, MAX_CELLS, MoveOrder};
 use super::deepen::{Control, Counters, IdaResult, Iterate, Iteration, MAX_PATH, Moves, NONE};
 use super::fsm::{Fsm, Pruning};
-use super::pdb::{MAX_PARTS, PdbHeuristic, Spread, Table, ZeroTable};
+use super::pdb::{Grid, MAX_PARTS, PdbHeuristic, Spread, Table, ZeroTable};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
@@ -310,29 +310,6 @@ fn read_whole(h: &PdbHeuristic, lookup: u8, t: usize, pos: &[u8]) -> (u32, u32) 
     (r, table.get(r))
 }
 
-/// The cells reached from cell 0 of a `w`-wide board of `n` cells without crossing the
-/// cells `taken`.
-fn flood_from_zero(n: usize, w: usize, taken: u32) -> u32 {
-    let mut region = 1u32;
-    let mut todo = vec![0usize];
-    while let Some(c) = todo.pop() {
-        let (r, col) = (c / w, c % w);
-        let near = [
-            (r > 0).then(|| c - w),
-            (c + w < n).then_some(c + w),
-            (col > 0).then(|| c - 1),
-            (col + 1 < w).then_some(c + 1),
-        ];
-        for d in near.into_iter().flatten() {
-            if taken & (1 << d) == 0 && region & (1 << d) == 0 {
-                region |= 1 << d;
-                todo.push(d);
-            }
-        }
-    }
-    region
-}
-
 /// The most orientations: each partition, plain and reflected.
 const MAX_ORIENT: usize = 2 * MAX_PARTS;
 /// Half as many, the undo records' length for up to eight partitions.
@@ -369,14 +346,14 @@ struct Orientation {
 impl Orientation {
     /// This orientation's dual, on `h`'s board (see [`Orientation::dual`]).
     fn dual_of(&self, h: &PdbHeuristic) -> Orientation {
-        let n = h.goal.len();
-        let w = h.goal.width as usize;
+        let grid = Grid::new(h.goal.shape());
         let mut valid = [0u32; MAX_CELLS];
         for g in 0..self.groups {
             let goal_cells = (h.tables[usize::from(self.table[g])].pattern.tiles.iter())
                 .fold(0u32, |m, &t| m | 1 << t);
-            let region = flood_from_zero(n, w, goal_cells);
-            for (b, v) in valid.iter_mut().enumerate().take(n) {
+            // The region of cell 0, the goal's blank cell.
+            let region = grid.flood(1, grid.all & !goal_cells);
+            for (b, v) in valid.iter_mut().enumerate().take(grid.n) {
                 let mine = usize::from(self.group[b]) == g;
                 if !mine && region & (1 << self.cell[b]) != 0 {
                     *v |= 1 << g;

@@ -64,7 +64,7 @@ pub use build::{build, build_zero};
 pub use heuristic::{MAX_PARTS, Part, PdbHeuristic, Reflection, TableKind, distinct_groups};
 pub use names::{check_ida_heuristic, heuristic_names, heuristic_partition, split_heuristics};
 pub use rank::Pattern;
-pub use regions::Regions;
+pub use regions::{Grid, Regions};
 pub use spread::{CellIndex, MAX_SPREAD_ENTRIES, Spread};
 pub use store::{
     DEFAULT_CACHE_DIR, FORMAT_VERSION, Origin, cache_file, check_cache, histogram_text, load,
