@@ -10,7 +10,7 @@
 //! places are known ahead (the throughput when reads overlap). Criterion's "elem/s" is
 //! reads per second. Measured on the two-core virtual machines this project runs on
 //! (2026-11-27): 16 MB, 70–95 ns a dependent read and 8–10 ns an independent one; 1 GB,
-//! 175–195 ns and 17 ns (58 million reads a second; with both cores reading at once, each
+//! 175–185 ns and 17 ns (58 million reads a second; with both cores reading at once, each
 //! about as fast). The fifteen easiest 24-puzzles take 5.08·10⁹ generated nodes with
 //! `6-6-6-6x4` and the machine, about 2.3·10¹⁰ reads: some 200 s of two cores' reading
 //! alone, however well the reads overlap. Run: `cargo bench --bench memory`.
