@@ -63,9 +63,12 @@ struct Frontier {
 /// sum.
 #[derive(Clone, Default)]
 struct Patterns {
-    /// `pos[g][i]`: the cell of tile i of pattern g.
+    /// `pos[g][i]`: the cell of tile i of pattern g. Set from the board, then kept move by
+    /// move only by the lookups that read it (packed and zero-aware tables, dual
+    /// orientations): a plain orientation's index into a spread copy moves by the cell
+    /// the tile left and the one it entered, both known from the board.
     pos: [[u8; MAX_CELLS]; MAX_GROUPS],
-    /// `taken[g]`: the cells of pattern g's tiles, a bit each.
+    /// `taken[g]`: the cells of pattern g's tiles, a bit each (kept as `pos` is).
     taken: [u32; MAX_GROUPS],
     /// Bit g: the blank is in the main region of pattern g (zero-aware tables only).
     main: u32,
@@ -247,10 +250,10 @@ impl Patterns {
     }
 
     /// [`Self::update`] with ranks that are indexes into spread copies: the index moves
-    /// by the cell's change times the tile's place.
+    /// by the cell's change (`from` to `to`) times the tile's place. Nothing else needs the
+    /// tiles' cells here, so they are not kept ([`Self::restore`] undoes it).
     #[inline(always)]
-    fn update_spread(&mut self, spread: &Spread, g: usize, i: usize, to: u8) -> Old {
-        let from = self.move_tile(g, i, to);
+    fn update_spread(&mut self, spread: &Spread, g: usize, i: usize, from: u8, to: u8) -> Old {
         let step = (i32::from(to) - i32::from(from)) * spread.place(i) as i32;
         let r = self.rank[g].wrapping_add_signed(step);
         self.set(g, r, spread.get(r))
@@ -289,6 +292,13 @@ impl Patterns {
     #[inline(always)]
     fn undo(&mut self, g: usize, i: usize, from: u8, old: Old) {
         self.move_tile(g, i, from);
+        self.restore(g, old);
+    }
+
+    /// Restores pattern `g`'s `old` (value, rank, main bits) and the sum: undoes
+    /// [`Self::update_spread`], and [`Self::undo`]'s part after the tile's cell.
+    #[inline(always)]
+    fn restore(&mut self, g: usize, old: Old) {
         self.main = old.2;
         self.sum = self.sum + old.0 - self.val[g];
         self.val[g] = old.0;
@@ -912,7 +922,7 @@ impl<'a> Search<'a> {
                 );
                 undo.olds[o] = match LOOKUP & KIND {
                     ZERO => self.pats[o].update_zero(&self.h.zero[t], gi, i, to, toward),
-                    SPREAD => self.pats[o].update_spread(&self.spreads[t], gi, i, to),
+                    SPREAD => self.pats[o].update_spread(&self.spreads[t], gi, i, or.cell[np], to),
                     _ => self.pats[o].update(&self.h.tables[t], gi, i, to),
                 };
                 undo.touched |= 1 << o;
@@ -944,6 +954,10 @@ impl<'a> Search<'a> {
                 continue;
             }
             let (gi, i) = (usize::from(or.group[tile]), usize::from(or.index[tile]));
+            if LOOKUP & KIND == SPREAD {
+                self.pats[o].restore(gi, undo.olds[o]);
+                continue;
+            }
             self.pats[o].undo(gi, i, or.cell[np], undo.olds[o]);
         }
     }
@@ -1952,9 +1966,13 @@ mod tests {
                         continue;
                     }
                     assert_eq!(
-                        (a.val, a.rank, a.taken, a.main, a.sum),
-                        (b.val, b.rank, b.taken, b.main, b.sum)
+                        (a.val, a.rank, a.main, a.sum),
+                        (b.val, b.rank, b.main, b.sum)
                     );
+                    // The cells are carried where the lookups read them.
+                    if s.lookup != SPREAD {
+                        assert_eq!((a.pos, a.taken), (b.pos, b.taken));
+                    }
                 }
             }
         }
