@@ -24,7 +24,10 @@ use std::hint::black_box;
 const READS: u64 = 1 << 20;
 const CHAIN: u64 = READS / 8;
 
-/// One step of Marsaglia's xorshift64.
+/// One step of Marsaglia's xorshift64. The places come from it rather than from the
+/// project's seeded ChaCha generator ([`searchlab::util::rng`]) because the bench times
+/// one-byte reads: a generator that costs more than a cached read would be what it timed.
+/// The places only spread the reads; no result depends on them.
 fn xorshift(x: &mut u64) -> u64 {
     *x ^= *x << 13;
     *x ^= *x >> 7;
