@@ -9,11 +9,13 @@
 //! or of its reflection), the rank of one pattern, so each child costs a rank and a
 //! lookup per orientation. When every table has a spread copy ([`super::pdb::Spread`],
 //! indexed by the tiles' cells), the rank is an index into it, and a move adds one
-//! multiple of the tile's place value to it instead of re-ranking the pattern; the values
-//! and so the counts are the packed tables'. The orientation with the node's largest sum
-//! is looked up first (the likeliest to prune the child), the others only while the
-//! maximum so far neither prunes the child nor stops it from lowering the next bound, so
-//! the counts are those of the full maximum, whatever the partitions' order.
+//! multiple of the tile's place value to it instead of re-ranking the pattern (what a
+//! lookup needs of the tile, its table and its index's change for each move, is gathered
+//! in one record per tile and orientation); the values and so the counts are the packed
+//! tables'. The orientation with the node's largest sum (found by the node's own lookups)
+//! is looked up first in its children (the likeliest to prune them), the others only
+//! while the maximum so far neither prunes the child nor stops it from lowering the next
+//! bound, so the counts are those of the full maximum, whatever the partitions' order.
 //!
 //! **Dual lookups and pathmax** ([`Options::dual`], [`Options::bpmx`]). A dual
 //! orientation reads a partition's tables at the state whose tiles and cells trade places
@@ -36,7 +38,7 @@
 use super::board::{Board, MAX_CELLS, MoveOrder};
 use super::deepen::{Control, Counters, IdaResult, Iterate, Iteration, MAX_PATH, Moves, NONE};
 use super::fsm::{Fsm, Pruning};
-use super::pdb::{Grid, MAX_PARTS, PdbHeuristic, Spread, Table, ZeroTable};
+use super::pdb::{Entries, Grid, MAX_PARTS, PdbHeuristic, Spread, Table, ZeroTable};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
@@ -51,6 +53,8 @@ struct Frontier {
     md: u32,
     /// The pruning state below the node ([`Search::dfs`]).
     state: u32,
+    /// The orientation looked up first in its children ([`Child::first`]).
+    first: usize,
     path: Vec<u8>,
     generated: u64,
     expanded: u64,
@@ -77,7 +81,8 @@ struct Patterns {
     sum: u32,
 }
 
-/// What a pattern's update changed: its old value, rank and main-region bits.
+/// What a pattern's update changed: its old value, rank and main-region bits (in a
+/// spread copy, which has no regions, the old sum).
 type Old = (u32, u32, u32);
 
 /// How the search reads a table: by perfect rank from the packed table, by cells from its
@@ -250,13 +255,24 @@ impl Patterns {
     }
 
     /// [`Self::update`] with ranks that are indexes into spread copies: the index moves
-    /// by the cell's change (`from` to `to`) times the tile's place. Nothing else needs the
-    /// tiles' cells here, so they are not kept ([`Self::restore`] undoes it).
+    /// by `step`, the cells' change times the tile's place ([`SpreadItem`]). Nothing else
+    /// needs the tiles' cells here, so they are not kept. Returns the old (value, rank,
+    /// sum), which [`Self::restore_spread`] puts back.
     #[inline(always)]
-    fn update_spread(&mut self, spread: &Spread, g: usize, i: usize, from: u8, to: u8) -> Old {
-        let step = (i32::from(to) - i32::from(from)) * spread.place(i) as i32;
-        let r = self.rank[g].wrapping_add_signed(step);
-        self.set(g, r, spread.get(r))
+    fn update_spread(&mut self, entries: Entries, g: usize, step: i32) -> Old {
+        let old = (self.val[g], self.rank[g], self.sum);
+        let r = old.1.wrapping_add_signed(step);
+        let v = entries.get(r);
+        self.val[g] = v;
+        self.rank[g] = r;
+        self.sum = old.2 + v - old.0;
+        old
+    }
+
+    /// Undoes [`Self::update_spread`] of pattern `g`.
+    #[inline(always)]
+    fn restore_spread(&mut self, g: usize, old: Old) {
+        (self.val[g], self.rank[g], self.sum) = old;
     }
 
     /// [`Self::update`] with a zero-aware table: the index moves as a spread copy's, the
@@ -288,17 +304,11 @@ impl Patterns {
         old
     }
 
-    /// Moves tile `i` of pattern `g` back to cell `from`, restoring `old` (value, rank).
+    /// Moves tile `i` of pattern `g` back to cell `from`, restoring `old` (value, rank,
+    /// main bits) and the sum.
     #[inline(always)]
     fn undo(&mut self, g: usize, i: usize, from: u8, old: Old) {
         self.move_tile(g, i, from);
-        self.restore(g, old);
-    }
-
-    /// Restores pattern `g`'s `old` (value, rank, main bits) and the sum: undoes
-    /// [`Self::update_spread`], and [`Self::undo`]'s part after the tile's cell.
-    #[inline(always)]
-    fn restore(&mut self, g: usize, old: Old) {
         self.main = old.2;
         self.sum = self.sum + old.0 - self.val[g];
         self.val[g] = old.0;
@@ -320,10 +330,21 @@ fn read_whole(h: &PdbHeuristic, lookup: u8, t: usize, pos: &[u8]) -> (u32, u32) 
     (r, table.get(r))
 }
 
+/// The orientation looked up `j`-th when `first` is looked up first, the others in order.
+#[inline(always)]
+fn orientation_at(j: usize, first: usize) -> usize {
+    match j {
+        0 => first,
+        j if j <= first => j - 1,
+        j => j,
+    }
+}
+
 /// The most orientations: each partition, plain and reflected.
 const MAX_ORIENT: usize = 2 * MAX_PARTS;
-/// Half as many, the undo records' length for up to eight partitions.
-const HALF_ORIENT: usize = MAX_PARTS;
+/// The undo records' length for up to four partitions (the default's), a quarter of the
+/// most: a node's record is cleared on every expansion.
+const FEW_ORIENT: usize = 8;
 
 /// One sum the heuristic maximises over: a partition of the state, or of its reflection,
 /// as maps from the searched board's tiles and cells.
@@ -428,6 +449,74 @@ struct Undo<const L: usize> {
     olds: [Old; L],
 }
 
+/// What a lookup in a spread copy needs of a board tile in one orientation, gathered
+/// from the orientation, its tables and their place values into one record, so that a
+/// child's lookup reads one record where it would follow five maps.
+#[derive(Clone, Copy, Default)]
+struct SpreadItem<'a> {
+    /// The tile's group (`NONE`: in no group, nothing to look up).
+    group: u8,
+    /// `step[k]`: the change of the group's index when the tile moves into the blank's
+    /// cell, the blank making the k-th move of the order: the cells' change (the same
+    /// wherever the blank is, the orientation's map of cells being the identity or the
+    /// transpose) times the tile's place value ([`Spread::place`]).
+    step: [i32; 4],
+    /// The group's table.
+    entries: Entries<'a>,
+}
+
+impl<'a> SpreadItem<'a> {
+    /// `items[t]` for each tile t of orientation `or` (none where it is in no group, or
+    /// with no spread copies), the moves being `moves` on a board of `cells` cells.
+    fn of(or: &Orientation, spreads: &'a [Spread], moves: &Moves, cells: usize) -> [Self; ITEMS] {
+        let mut items = [SpreadItem {
+            group: NONE,
+            ..SpreadItem::default()
+        }; ITEMS];
+        if spreads.is_empty() || or.dual {
+            return items;
+        }
+        let shift = cell_shifts(or, moves, cells);
+        for (t, item) in items.iter_mut().enumerate().take(MAX_CELLS + 1) {
+            let g = or.group[t];
+            if g != NONE {
+                let spread = &spreads[usize::from(or.table[usize::from(g)])];
+                let place = spread.place(usize::from(or.index[t])) as i32;
+                *item = SpreadItem {
+                    group: g,
+                    step: shift.map(|d| d * place),
+                    entries: spread.entries(),
+                };
+            }
+        }
+        items
+    }
+}
+
+/// `shift[k]`: the change of orientation `or`'s cell of the tile that moves into the
+/// blank's cell when the blank makes the k-th move of the order, the same from every cell
+/// (checked).
+fn cell_shifts(or: &Orientation, moves: &Moves, cells: usize) -> [i32; 4] {
+    let mut shift = [None; 4];
+    for (blank, nbr) in moves.nbr.iter().enumerate().take(cells) {
+        for (k, &np) in nbr.iter().enumerate() {
+            if np != NONE {
+                let d = i32::from(or.cell[blank]) - i32::from(or.cell[usize::from(np)]);
+                assert_eq!(
+                    *shift[k].get_or_insert(d),
+                    d,
+                    "a cell map that is not a symmetry"
+                );
+            }
+        }
+    }
+    shift.map(|d| d.unwrap_or(0))
+}
+
+/// The length of an orientation's [`SpreadItem`]s: a power of two above the tiles, so that
+/// a tile indexes them without a bounds check.
+const ITEMS: usize = 32;
+
 /// A child entered by [`Search::enter`]: the blank's new cell, the machine's state, the
 /// tile moved, the child's Manhattan distance and f.
 #[derive(Clone, Copy)]
@@ -437,6 +526,19 @@ struct Child {
     tile: usize,
     md: u32,
     f: u32,
+    /// The orientation with its largest sum, looked up first in its children: the
+    /// likeliest to prune them (only meaningful when the child is within the bound).
+    first: usize,
+}
+
+/// A child's move: `tile` from cell `np` to the blank's cell `blank`, the blank making
+/// the k-th move of the order.
+#[derive(Clone, Copy)]
+struct Moved {
+    tile: usize,
+    blank: usize,
+    np: usize,
+    k: usize,
 }
 
 /// What [`Search::generate`] made of a move.
@@ -462,6 +564,8 @@ struct Search<'a> {
     cells: [u8; 32],
     /// The sums maximised over, and each one's patterns.
     orient: [Orientation; MAX_ORIENT],
+    /// `items[o][t]`: what a lookup of tile t in orientation o reads ([`SpreadItem`]).
+    items: [[SpreadItem<'a>; ITEMS]; MAX_ORIENT],
     n_orient: usize,
     pats: [Patterns; MAX_ORIENT],
     bound: u32,
@@ -508,14 +612,18 @@ impl<'a> Search<'a> {
             (true, false) => SPREAD,
             (true, true) => PACKED,
         };
+        let moves = Moves::new(start.shape(), order);
+        let n = start.len();
+        let items = std::array::from_fn(|o| SpreadItem::of(&orient[o], spreads, &moves, n));
         let mut s = Search {
             h,
             spreads,
             lookup,
-            moves: Moves::new(start.shape(), order),
+            moves,
             fsm,
             cells,
             orient,
+            items,
             n_orient: all.len(),
             pats: std::array::from_fn(|_| Patterns::default()),
             bound: 0,
@@ -578,13 +686,14 @@ impl<'a> Search<'a> {
     /// (collected there), the expansion limit is reached, or a subtree before this one
     /// holds a goal.
     #[inline(always)]
-    fn stop(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
+    fn stop(&mut self, blank: usize, g: u32, md: u32, state: u32, first: usize) -> bool {
         if g == self.split {
             self.frontier.push(Frontier {
                 cells: self.cells,
                 blank,
                 md,
                 state,
+                first,
                 path: self.path[..g as usize].to_vec(),
                 generated: self.c.generated,
                 expanded: self.c.expanded,
@@ -609,21 +718,22 @@ impl<'a> Search<'a> {
     /// Manhattan distance `md`). `state`: without `FSM`, the move that reached the node
     /// (4 = none), never undone; with it, the machine's state, and the moves that
     /// complete a forbidden sequence are not generated. The heuristic is the maximum over
-    /// the orientations' sums. `N`: the number of orientations when the code is
-    /// specialised for it, else 0; `L`: the length of the undo records' array (N, else
-    /// the most there can be); `LOOKUP`: how the tables are read ([`Self::lookup`]).
+    /// the orientations' sums, `first`'s looked up first in the children. `N`: the number
+    /// of orientations when the code is specialised for it, else 0; `L`: the length of
+    /// the undo records' array (N, else a power of two at least the number of
+    /// orientations); `LOOKUP`: how the tables are read ([`Self::lookup`]).
     fn dfs<const FSM: bool, const N: usize, const L: usize, const LOOKUP: u8>(
         &mut self,
         blank: usize,
         g: u32,
         md: u32,
         state: u32,
+        first: usize,
     ) -> bool {
-        if self.stop(blank, g, md, state) {
+        if self.stop(blank, g, md, state, first) {
             return false;
         }
         self.c.expanded += 1;
-        let first = self.first_orientation::<N>();
         if g < self.order_depth {
             return self.expand_in_f_order::<FSM, N, L, LOOKUP>(blank, g, md, state, first);
         }
@@ -692,7 +802,8 @@ impl<'a> Search<'a> {
             let Some((np, child_state)) = self.child::<FSM>(blank, state, k) else {
                 continue;
             };
-            let child = self.enter::<N, L, LOOKUP>(blank, np, child_state, g, md, first, &mut undo);
+            let child =
+                self.enter::<N, L, LOOKUP>(blank, np, k, child_state, g, md, first, &mut undo);
             if self.descend::<FSM, N, L, LOOKUP>(blank, g, k, child, &undo) {
                 return true;
             }
@@ -727,7 +838,7 @@ impl<'a> Search<'a> {
             return Generated::Not;
         };
         self.c.generated += 1;
-        let child = self.enter::<N, L, LOOKUP>(blank, np, child_state, g, md, first, undo);
+        let child = self.enter::<N, L, LOOKUP>(blank, np, k, child_state, g, md, first, undo);
         if self.pruned(child.f) {
             self.leave::<L, LOOKUP>(blank, np, child.tile, undo);
             // h(node) ≥ h(child) − 1, so f(node) ≥ f(child) − 2 (Felner et al. 2005).
@@ -756,7 +867,7 @@ impl<'a> Search<'a> {
         undo: &Undo<L>,
     ) -> bool {
         self.path[g as usize] = k as u8;
-        if self.dfs::<FSM, N, L, LOOKUP>(child.np, g + 1, child.md, child.state) {
+        if self.dfs::<FSM, N, L, LOOKUP>(child.np, g + 1, child.md, child.state, child.first) {
             return true;
         }
         self.leave::<L, LOOKUP>(blank, child.np, child.tile, undo);
@@ -771,6 +882,7 @@ impl<'a> Search<'a> {
         &mut self,
         blank: usize,
         np: usize,
+        k: usize,
         state: u32,
         g: u32,
         md: u32,
@@ -785,13 +897,15 @@ impl<'a> Search<'a> {
         self.cells[np] = 0;
         let base = g + 1 + md;
         let toward = closer < farther;
-        let f = self.look_up_child::<N, L, LOOKUP>(tile, blank, np, base, first, toward, undo);
+        let moved = Moved { tile, blank, np, k };
+        let (f, first) = self.look_up_child::<N, L, LOOKUP>(moved, base, first, toward, undo);
         Child {
             np,
             state,
             tile,
             md,
             f,
+            first,
         }
     }
 
@@ -826,20 +940,12 @@ impl<'a> Search<'a> {
         self.c.max_depth = self.c.max_depth.max(depth);
     }
 
-    /// The orientation looked up first in the node's children: with many, the node's
-    /// largest sum, the likeliest to prune them; with one or two (`N` > 0), the first
-    /// (choosing costs more than it saves).
-    #[inline(always)]
-    fn first_orientation<const N: usize>(&self) -> usize {
-        let mut first = 0;
-        if N == 0 {
-            for o in 1..self.n_orient {
-                if self.pats[o].sum > self.pats[first].sum {
-                    first = o;
-                }
-            }
-        }
-        first
+    /// The orientation with the node's largest sum (the first if several), looked up
+    /// first in its children, the likeliest to prune them; below the node where the
+    /// search starts, each child's comes with its lookups ([`Child::first`]).
+    fn first_orientation(&self) -> usize {
+        let sums = self.pats[..self.n_orient].iter().map(|p| p.sum);
+        (sums.enumerate().rev().max_by_key(|&(_, sum)| sum)).map_or(0, |(o, _)| o)
     }
 
     /// The blank's move `k` from `blank`, when generated: the cell it moves to and the
@@ -862,29 +968,30 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The child's f after `tile` moved to `blank` (`base`: its g + Manhattan distance),
-    /// `first` orientation first. The moved tile's pattern in each orientation is looked
-    /// up only while it can matter: while the child is not pruned, or might lower the
-    /// next bound. When the rest are skipped their stale sums cannot matter: f is already
-    /// above both the bound and the next bound (with [`Options::bpmx`], f − 2 is, so
-    /// whether the child cuts its parent off never depends on the next bound, which the
-    /// parallel search's subtrees each have their own of). `toward`: the tile moved towards its goal
-    /// (zero-aware tables need it). Returns f, and fills `undo` with what
-    /// [`Self::undo_child`] restores.
+    /// The child's f after the move `m` (`base`: its g + Manhattan distance), `first`
+    /// orientation first. The moved tile's pattern in each orientation is looked up only
+    /// while it can matter: while the child is not pruned, or might lower the next bound.
+    /// When the rest are skipped their stale sums cannot matter: f is already above both
+    /// the bound and the next bound (with [`Options::bpmx`], f − 2 is, so whether the
+    /// child cuts its parent off never depends on the next bound, which the parallel
+    /// search's subtrees each have their own of). `toward`: the tile moved towards its
+    /// goal (zero-aware tables need it). Returns f and the orientation with the largest
+    /// sum ([`Child::first`]), and fills `undo` with what [`Self::undo_child`] restores.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn look_up_child<const N: usize, const L: usize, const LOOKUP: u8>(
         &mut self,
-        tile: usize,
-        blank: usize,
-        np: usize,
+        m: Moved,
         base: u32,
         first: usize,
         toward: bool,
         undo: &mut Undo<L>,
-    ) -> u32 {
+    ) -> (u32, usize) {
+        if LOOKUP == SPREAD {
+            return self.look_up_spread::<N, L>(m, base, first, undo);
+        }
+        let Moved { tile, blank, np, k } = m;
         let n = if N > 0 { N } else { self.n_orient };
-        let mut best = 0;
+        let (mut best, mut most) = (0, first);
         undo.touched = 0;
         // With pathmax, f − 2 is what the node's own f is known to be at least.
         let margin = if self.bpmx { 2 } else { 0 };
@@ -893,11 +1000,7 @@ impl<'a> Search<'a> {
             if j > 0 && f > self.bound + margin && f - margin >= self.next_bound {
                 break;
             }
-            let o = match j {
-                0 => first,
-                j if j <= first => j - 1,
-                j => j,
-            };
+            let o = orientation_at(j, first);
             let or = &self.orient[o];
             let dual = LOOKUP & DUAL != 0 && or.dual;
             if dual {
@@ -922,14 +1025,58 @@ impl<'a> Search<'a> {
                 );
                 undo.olds[o] = match LOOKUP & KIND {
                     ZERO => self.pats[o].update_zero(&self.h.zero[t], gi, i, to, toward),
-                    SPREAD => self.pats[o].update_spread(&self.spreads[t], gi, i, or.cell[np], to),
+                    SPREAD => {
+                        let item = &self.items[o][tile];
+                        self.pats[o].update_spread(item.entries, gi, item.step[k])
+                    }
                     _ => self.pats[o].update(&self.h.tables[t], gi, i, to),
                 };
                 undo.touched |= 1 << o;
             }
-            best = best.max(self.pats[o].sum);
+            if self.pats[o].sum > best {
+                (best, most) = (self.pats[o].sum, o);
+            }
         }
-        base + 2 * best
+        (base + 2 * best, most)
+    }
+
+    /// [`Self::look_up_child`] with spread copies and no dual orientation, the default
+    /// and hot case: each orientation's lookup reads the tile's [`SpreadItem`], moves the
+    /// pattern's index by its step and reads the spread copy there. A loop of its own: the
+    /// general one with this case first in each orientation's lookup ran 4–6% more
+    /// instructions a node (577 and 584 against 553, callgrind on instance 38).
+    #[inline(always)]
+    fn look_up_spread<const N: usize, const L: usize>(
+        &mut self,
+        m: Moved,
+        base: u32,
+        first: usize,
+        undo: &mut Undo<L>,
+    ) -> (u32, usize) {
+        let n = if N > 0 { N } else { self.n_orient };
+        let margin = if self.bpmx { 2 } else { 0 };
+        let (cut, next) = (self.bound + margin, self.next_bound);
+        let (tile, k) = (m.tile % ITEMS, m.k % 4);
+        let (mut best, mut most, mut touched) = (0, first, 0u32);
+        for j in 0..n {
+            let f = base + 2 * best;
+            if j > 0 && f > cut && f - margin >= next {
+                break;
+            }
+            let o = orientation_at(j, first) % MAX_ORIENT;
+            let item = &self.items[o][tile];
+            let pats = &mut self.pats[o];
+            if item.group != NONE {
+                let g = usize::from(item.group);
+                undo.olds[o % L] = pats.update_spread(item.entries, g, item.step[k]);
+                touched |= 1 << o;
+            }
+            if pats.sum > best {
+                (best, most) = (pats.sum, o);
+            }
+        }
+        undo.touched = touched;
+        (base + 2 * best, most)
     }
 
     /// Moves `tile` back from `blank` to `np` in the orientations
@@ -944,8 +1091,13 @@ impl<'a> Search<'a> {
     ) {
         let mut touched = undo.touched;
         while touched != 0 {
-            let o = touched.trailing_zeros() as usize;
+            let o = touched.trailing_zeros() as usize % MAX_ORIENT;
             touched &= touched - 1;
+            if LOOKUP == SPREAD {
+                let g = usize::from(self.items[o][tile % ITEMS].group);
+                self.pats[o].restore_spread(g, undo.olds[o % L]);
+                continue;
+            }
             let or = &self.orient[o];
             if LOOKUP & DUAL != 0 && or.dual {
                 let moved = [or.item(np), or.item(blank)];
@@ -955,46 +1107,44 @@ impl<'a> Search<'a> {
             }
             let (gi, i) = (usize::from(or.group[tile]), usize::from(or.index[tile]));
             if LOOKUP & KIND == SPREAD {
-                self.pats[o].restore(gi, undo.olds[o]);
+                self.pats[o].restore_spread(gi, undo.olds[o]);
                 continue;
             }
             self.pats[o].undo(gi, i, or.cell[np], undo.olds[o]);
         }
     }
 
-    fn run(&mut self, blank: usize, g: u32, md: u32, state: u32) -> bool {
+    /// Searches below the current board ([`Self::dfs`]), specialised for its lookups.
+    fn run(&mut self, blank: usize, g: u32, md: u32, state: u32, first: usize) -> bool {
         let dual = self.orient[..self.n_orient].iter().any(|o| o.dual);
+        let at = (blank, g, md, state, first);
         match (
             self.fsm.is_some(),
             self.lookup | if dual { DUAL } else { 0 },
         ) {
-            (true, DUAL_SPREAD) => self.dfs_n::<true, DUAL_SPREAD>(blank, g, md, state),
-            (true, DUAL_PACKED) => self.dfs_n::<true, DUAL_PACKED>(blank, g, md, state),
-            (false, DUAL_SPREAD) => self.dfs_n::<false, DUAL_SPREAD>(blank, g, md, state),
-            (false, DUAL_PACKED) => self.dfs_n::<false, DUAL_PACKED>(blank, g, md, state),
-            (true, ZERO) => self.dfs_n::<true, ZERO>(blank, g, md, state),
-            (true, SPREAD) => self.dfs_n::<true, SPREAD>(blank, g, md, state),
-            (true, _) => self.dfs_n::<true, PACKED>(blank, g, md, state),
-            (false, ZERO) => self.dfs_n::<false, ZERO>(blank, g, md, state),
-            (false, SPREAD) => self.dfs_n::<false, SPREAD>(blank, g, md, state),
-            (false, _) => self.dfs_n::<false, PACKED>(blank, g, md, state),
+            (true, DUAL_SPREAD) => self.dfs_n::<true, DUAL_SPREAD>(at),
+            (true, DUAL_PACKED) => self.dfs_n::<true, DUAL_PACKED>(at),
+            (false, DUAL_SPREAD) => self.dfs_n::<false, DUAL_SPREAD>(at),
+            (false, DUAL_PACKED) => self.dfs_n::<false, DUAL_PACKED>(at),
+            (true, ZERO) => self.dfs_n::<true, ZERO>(at),
+            (true, SPREAD) => self.dfs_n::<true, SPREAD>(at),
+            (true, _) => self.dfs_n::<true, PACKED>(at),
+            (false, ZERO) => self.dfs_n::<false, ZERO>(at),
+            (false, SPREAD) => self.dfs_n::<false, SPREAD>(at),
+            (false, _) => self.dfs_n::<false, PACKED>(at),
         }
     }
 
     /// [`Self::dfs`] specialised for the common numbers of orientations.
     fn dfs_n<const FSM: bool, const LOOKUP: u8>(
         &mut self,
-        blank: usize,
-        g: u32,
-        md: u32,
-        state: u32,
+        (blank, g, md, state, first): (usize, u32, u32, u32, usize),
     ) -> bool {
         match self.n_orient {
-            1 => self.dfs::<FSM, 1, 1, LOOKUP>(blank, g, md, state),
-            2 => self.dfs::<FSM, 2, 2, LOOKUP>(blank, g, md, state),
-            // Up to eight partitions, undo records of half the size.
-            3..=HALF_ORIENT => self.dfs::<FSM, 0, HALF_ORIENT, LOOKUP>(blank, g, md, state),
-            _ => self.dfs::<FSM, 0, MAX_ORIENT, LOOKUP>(blank, g, md, state),
+            1 => self.dfs::<FSM, 1, 1, LOOKUP>(blank, g, md, state, first),
+            2 => self.dfs::<FSM, 2, 2, LOOKUP>(blank, g, md, state, first),
+            3..=FEW_ORIENT => self.dfs::<FSM, 0, FEW_ORIENT, LOOKUP>(blank, g, md, state, first),
+            _ => self.dfs::<FSM, 0, MAX_ORIENT, LOOKUP>(blank, g, md, state, first),
         }
     }
 
@@ -1021,7 +1171,13 @@ impl Iterate for Serial<'_> {
         let s = &mut self.s;
         s.bound = bound;
         s.next_bound = u32::MAX;
-        let found = s.run(self.blank, 0, self.md, s.start_state());
+        let found = s.run(
+            self.blank,
+            0,
+            self.md,
+            s.start_state(),
+            s.first_orientation(),
+        );
         Iteration {
             found: found.then(|| s.path[..s.found_len].to_vec()),
             next_bound: s.next_bound,
@@ -1174,7 +1330,8 @@ impl<'a> Parallel<'a> {
         loop {
             let mut top = self.fresh(bound, limit);
             top.split = self.split;
-            let found = top.run(self.blank, 0, self.md, top.start_state());
+            let first = top.first_orientation();
+            let found = top.run(self.blank, 0, self.md, top.start_state(), first);
             if found || top.c.limit_reached {
                 return (top, found);
             }
@@ -1211,7 +1368,13 @@ impl<'a> Parallel<'a> {
     /// stops at.
     fn serial(&mut self, bound: u32, limit: u64) -> Iteration {
         let mut s = self.fresh(bound, limit);
-        let found = s.run(self.blank, 0, self.md, s.start_state());
+        let found = s.run(
+            self.blank,
+            0,
+            self.md,
+            s.start_state(),
+            s.first_orientation(),
+        );
         self.add(s.c.generated, s.c.expanded, s.c.max_depth);
         self.c.limit_reached = s.c.limit_reached;
         Iteration {
@@ -1283,7 +1446,7 @@ impl<'a> Parallel<'a> {
         s.path[..node.path.len()].copy_from_slice(&node.path);
         s.cancel = Some((best, i));
         let g = node.path.len() as u32;
-        let found = s.run(node.blank, g, node.md, node.state);
+        let found = s.run(node.blank, g, node.md, node.state, node.first);
         if found {
             best.fetch_min(i, Relaxed);
         }
@@ -1953,7 +2116,7 @@ mod tests {
             let mut s = Search::new(&h, &start, MoveOrder::KORF, options);
             (s.bound, s.split) = (s.h0() + 30, 12);
             let (blank, md, state) = (start.blank(), s.md(), s.start_state());
-            s.run(blank, 0, md, state);
+            s.run(blank, 0, md, state, s.first_orientation());
             let frontier = std::mem::take(&mut s.frontier);
             assert!(frontier.len() > 1000, "{}", frontier.len());
             for node in &frontier {
@@ -1974,6 +2137,9 @@ mod tests {
                         assert_eq!((a.pos, a.taken), (b.pos, b.taken));
                     }
                 }
+                // The orientation carried down to be looked up first has the largest sum.
+                let sums = node.pats.iter().map(|p| p.sum);
+                assert_eq!(Some(node.pats[node.first].sum), sums.max());
             }
         }
     }

@@ -65,7 +65,7 @@ pub use heuristic::{MAX_PARTS, Part, PdbHeuristic, Reflection, TableKind, distin
 pub use names::{check_ida_heuristic, heuristic_names, heuristic_partition, split_heuristics};
 pub use rank::Pattern;
 pub use regions::{Grid, Regions};
-pub use spread::{CellIndex, MAX_SPREAD_ENTRIES, Spread};
+pub use spread::{CellIndex, Entries, MAX_SPREAD_ENTRIES, Spread};
 pub use store::{
     DEFAULT_CACHE_DIR, FORMAT_VERSION, Origin, cache_file, check_cache, histogram_text, load,
     load_or_build, load_or_build_zero, progress_lines, save, shared, zero_cache_file,

@@ -142,13 +142,40 @@ impl Spread {
     /// The stored value at `index`, as [`Table::get`] at the placement's rank.
     #[inline(always)]
     pub fn get(&self, index: u32) -> u32 {
-        let byte = self.data[(index >> self.shift_bits) as usize];
-        u32::from((byte >> ((index & self.shift_bits) << 2)) & self.mask)
+        self.entries().get(index)
+    }
+
+    /// The values and how an index reads them, in one small record that a search keeps
+    /// at hand for each tile it looks up.
+    pub fn entries(&self) -> Entries<'_> {
+        Entries {
+            data: &self.data,
+            shift_bits: self.shift_bits,
+            mask: self.mask,
+        }
     }
 
     /// The bytes the values take.
     pub fn bytes(&self) -> usize {
         self.data.len()
+    }
+}
+
+/// A spread copy's values ([`Spread::entries`]); the default has none.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Entries<'a> {
+    data: &'a [u8],
+    /// As [`Spread`]'s.
+    shift_bits: u32,
+    mask: u8,
+}
+
+impl Entries<'_> {
+    /// The stored value at `index` ([`Spread::get`]).
+    #[inline(always)]
+    pub fn get(&self, index: u32) -> u32 {
+        let byte = self.data[(index >> self.shift_bits) as usize];
+        u32::from((byte >> ((index & self.shift_bits) << 2)) & self.mask)
     }
 }
 
