@@ -9,7 +9,8 @@
 //! every kind of lookup, runs 553 instructions a generated node (callgrind, 24-puzzle
 //! instance 38), and its table reads wait on the caches: the same code with every read
 //! confined to the first 2 KB of its table (wrong values, so a different search) generated
-//! 18–20 million nodes a second on one core, against 6–9 million on the real tables. Here:
+//! 18–20 million nodes a second on one core, against 6–12 million on the real tables.
+//! Here:
 //!
 //! - **Frames, not undo records.** Each depth has a [`Frame`]: every orientation's sum and
 //!   its patterns' indexes and values. A child's lookups read its parent's frame and write
@@ -24,7 +25,7 @@
 //!   the pruning machine (2.5 MB on the 24-puzzle) is prefetched when it is generated.
 //!
 //! Measured (callgrind, instance 38): 333 instructions a generated node against 553, and a
-//! quarter less time on the fifteen easiest 24-puzzles; the prefetches another 18% less
+//! quarter less time on the fifteen easiest 24-puzzles; the prefetches a fifth less again
 //! (README, "What bounds this search").
 //!
 //! Why the counts are the general search's: both stop looking up a child once its f
@@ -175,10 +176,9 @@ impl Search<'_> {
 
     /// Looks up the child of the node at depth `d` reached by moving `tile` with the k-th
     /// move, the blank going from `blank` to `np` (`base`: the child's g + Manhattan
-    /// distance), writing its frame (depth
-    /// `d + 1`). Returns its f, or a lower bound on it that is beyond both the bound and
-    /// the next bound (then the frame is not written); and the orientation with its
-    /// largest sum.
+    /// distance), writing its frame (depth `d + 1`). Returns its f, or a lower bound on it
+    /// that is beyond both the bound and the next bound (then the frame is not written);
+    /// and the orientation with its largest sum.
     #[inline(always)]
     fn look_up_lean<const N: usize>(
         &mut self,
