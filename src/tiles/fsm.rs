@@ -38,12 +38,15 @@ use rustc_hash::FxHashSet as HashSet;
 use std::collections::VecDeque;
 
 /// The deepest sequences searched by [`Fsm::for_shape`]. On the 5 × 5 board: 64,211
-/// sequences, an automaton of 79,376 states (2.5 MB), built in 4 s on two cores. On the
+/// sequences, an automaton of 79,376 states (2.5 MB), built in 3 s on two cores. On the
 /// eight easiest of Korf & Felner's 24-puzzles with the 6-6-6-6 tables (measured
 /// 2026-11-24, with 16-byte states) it gave the fastest search: depth 12 generated
 /// 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its 9.4 MB
 /// automaton no longer fits the cache).
 pub const DEFAULT_DEPTH: usize = 14;
+
+/// The longest sequences a machine can compare: a [`Seq`] holds 32 moves.
+pub const MAX_DEPTH: usize = 32;
 
 /// Which duplicate move sequences a search prunes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -134,29 +137,29 @@ impl Fsm {
     /// The state before any move.
     pub const START: u32 = 0;
 
-    /// The machine for sequences of up to `depth` moves (at most 32) on `shape`.
+    /// The machine for sequences of up to `depth` moves (at most [`MAX_DEPTH`]) on `shape`.
     pub fn build(shape: Shape, depth: usize) -> Fsm {
-        let depth = depth.min(32);
-        let forbidden: HashSet<(u8, Seq)> = (0..shape.cells())
+        let depth = depth.min(MAX_DEPTH);
+        let found: Vec<(u8, Seq)> = (0..shape.cells())
             .into_par_iter()
             .flat_map_iter(|cell| {
                 duplicates(shape, cell, depth)
                     .into_iter()
                     .map(move |seq| (cell as u8, seq))
             })
-            .collect::<Vec<_>>()
-            .into_iter()
             .collect();
+        let mut forbidden = HashSet::with_capacity_and_hasher(found.len(), Default::default());
+        forbidden.extend(found.iter().copied());
         // A sequence is minimal when no proper suffix is forbidden from the cell where
         // it starts; the cells come with the check, and the last is where the sequence
-        // ends (its bit in the automaton).
-        let mut minimal: Vec<(u8, Seq, usize)> = forbidden
-            .iter()
+        // ends (its bit in the automaton). Checked in parallel: most of the build's time.
+        let mut minimal: Vec<(u8, Seq, usize)> = found
+            .par_iter()
             .filter_map(|&(cell, seq)| {
                 let cells = cells_along(shape, usize::from(cell), seq);
                 let minimal = (1..usize::from(seq.len).saturating_sub(1))
-                    .all(|i| !forbidden.contains(&(cells[i] as u8, seq.suffix(i))));
-                minimal.then(|| (cell, seq, cells[usize::from(seq.len)]))
+                    .all(|i| !forbidden.contains(&(cells[i], seq.suffix(i))));
+                minimal.then(|| (cell, seq, usize::from(cells[usize::from(seq.len)])))
             })
             .collect();
         minimal.sort_by_key(|&(cell, s, _)| (s.len, s.bits, cell));
@@ -274,15 +277,15 @@ impl Trie {
     }
 }
 
-/// The cells the blank visits along `seq` from `cell`, the start included (`seq.len + 1`
-/// cells). `seq` was found on `shape` from `cell`, so every move stays on the board; a move
-/// off it would stay put, as if the blank were still where it was.
-fn cells_along(shape: Shape, cell: usize, seq: Seq) -> Vec<usize> {
-    let mut cells = vec![cell];
+/// The cells the blank visits along `seq` from `cell`, the start included (the first
+/// `seq.len + 1`). `seq` was found on `shape` from `cell`, so every move stays on the
+/// board; a move off it would stay put, as if the blank were still where it was.
+fn cells_along(shape: Shape, cell: usize, seq: Seq) -> [u8; MAX_DEPTH + 1] {
+    let mut cells = [cell as u8; MAX_DEPTH + 1];
     let mut c = cell;
     for i in 0..usize::from(seq.len) {
         c = shape.neighbour(c, Dir::ALL[seq.dir(i)]).unwrap_or(c);
-        cells.push(c);
+        cells[i + 1] = c as u8;
     }
     cells
 }

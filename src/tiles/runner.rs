@@ -269,11 +269,13 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
             let started = Instant::now();
             pdb_ida::check_options(&goal, Some(partition), &options)
                 .map_err(|e| crate::user_error!("{e}"))?;
-            let (h, _) = pdb::shared(&goal, partition, ctx)?;
-            h.spreads(); // made once a process, counted as set-up
-            if options.pruning == Pruning::Fsm {
-                Fsm::for_shape(goal.shape()); // built once a process, counted as set-up
-            }
+            // Both made once a process and counted as set-up, side by side: the pruning
+            // machine is built while the tables are loaded and spread.
+            let (shared, _) = rayon::join(
+                || pdb::shared(&goal, partition, ctx).inspect(|(h, _)| _ = h.spreads()),
+                || (options.pruning == Pruning::Fsm).then(|| Fsm::for_shape(goal.shape())),
+            );
+            let (h, _) = shared?;
             let setup = started.elapsed().as_secs_f64();
             let r = pdb_search(&inst.board, &h, order, options, control, ctx);
             (r, Some(setup), Some(h.bytes() as u64))
