@@ -45,7 +45,7 @@ use std::collections::VecDeque;
 /// automaton no longer fits the cache).
 pub const DEFAULT_DEPTH: usize = 14;
 
-/// The longest sequences a machine can compare: a [`Seq`] holds 32 moves.
+/// The longest sequences a machine can compare: a sequence is kept in 64 bits, two a move.
 pub const MAX_DEPTH: usize = 32;
 
 /// Which duplicate move sequences a search prunes.
