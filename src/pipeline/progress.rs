@@ -12,7 +12,6 @@ const PLAIN_INTERVAL: Duration = Duration::from_secs(5);
 /// Progress over all the runs of a command.
 pub struct Progress {
     bars: Option<(MultiProgress, ProgressBar)>,
-    total: u64,
     state: Mutex<Plain>,
     quiet: bool,
     /// Whether notes (a table being built) are shown.
@@ -21,6 +20,8 @@ pub struct Progress {
 
 struct Plain {
     done: u64,
+    /// The runs to compute: an upper bound while a stage may stop early (a race).
+    total: u64,
     last: Instant,
     started: Instant,
 }
@@ -42,9 +43,9 @@ impl Progress {
         let now = Instant::now();
         Progress {
             bars,
-            total,
             state: Mutex::new(Plain {
                 done: 0,
+                total,
                 last: now,
                 started: now,
             }),
@@ -108,8 +109,8 @@ impl Progress {
             "searchlab: {name}: {done}/{runs} runs ({:.0}%); all: {}/{} ({:.0}%), {:.1}s elapsed",
             pct(done, runs),
             s.done,
-            self.total,
-            pct(s.done, self.total),
+            s.total,
+            pct(s.done, s.total),
             s.started.elapsed().as_secs_f64()
         );
     }
@@ -128,6 +129,16 @@ impl Progress {
     pub fn finish(&self) {
         if let Some((_, overall)) = &self.bars {
             overall.finish();
+        }
+    }
+
+    /// Takes `n` runs that will not be computed off the total.
+    fn shrink(&self, n: u64) {
+        if let Ok(mut s) = self.state.lock() {
+            s.total = s.total.saturating_sub(n);
+        }
+        if let Some((_, overall)) = &self.bars {
+            overall.set_length(overall.length().unwrap_or(0).saturating_sub(n));
         }
     }
 }
@@ -164,9 +175,17 @@ impl<'a> Stage<'a> {
             .advance(1, &self.name, self.done, self.runs, false);
     }
 
+    /// Ends the stage. One that needed fewer runs than it announced (a race that
+    /// stopped early) takes the rest off the overall total, so that both end complete.
     pub fn finish(self) {
+        let unused = self.runs.saturating_sub(self.done);
         if let Some(bar) = &self.bar {
+            bar.set_length(self.done);
             bar.finish();
+        }
+        if unused > 0 {
+            self.progress.shrink(unused);
+            (self.progress).advance(0, &self.name, self.done, self.done, true);
         }
     }
 }
@@ -183,5 +202,19 @@ mod tests {
         stage.inc();
         stage.finish();
         assert_eq!(p.state.lock().unwrap().done, 2);
+    }
+
+    #[test]
+    fn a_stage_that_stops_early_takes_its_rest_off_the_total() {
+        // A race announced 10 runs (1 reused) and needed 3 more: the total of 9 to
+        // compute becomes 3, all done, and the next stage counts on from there.
+        let p = Progress::new(9 + 2, true);
+        let mut race = p.experiment("race", 10, 1);
+        for _ in 0..3 {
+            race.inc();
+        }
+        race.finish();
+        let s = p.state.lock().unwrap();
+        assert_eq!((s.done, s.total), (3, 3 + 2));
     }
 }

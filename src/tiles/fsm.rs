@@ -397,6 +397,15 @@ mod tests {
     }
 
     #[test]
+    fn the_24_puzzles_machine_is_the_documented_one() {
+        // DEFAULT_DEPTH's documentation: 64,211 sequences, 79,376 states of 32 bytes.
+        // Counted before the minimality check ran in parallel; the parallel build keeps it.
+        let fsm = Fsm::build(Shape::new(5, 5).unwrap(), DEFAULT_DEPTH);
+        assert_eq!((fsm.sequences, fsm.states()), (64_211, 79_376));
+        assert_eq!(fsm.bytes(), 79_376 * 32);
+    }
+
+    #[test]
     fn the_shortest_duplicates_are_the_undoing_moves_and_the_four_cycles() {
         // Up to depth 2 the only duplicates are a move and its inverse: from a middle
         // cell all four pairs; a 3x3 corner has two. No sequence of 3 or 4 moves on a
