@@ -270,12 +270,18 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
             pdb_ida::check_options(&goal, Some(partition), &options)
                 .map_err(|e| crate::user_error!("{e}"))?;
             // Both made once a process and counted as set-up, side by side: the pruning
-            // machine is built while the tables are loaded and spread.
-            let (shared, _) = rayon::join(
-                || pdb::shared(&goal, partition, ctx).inspect(|(h, _)| _ = h.spreads()),
-                || (options.pruning == Pruning::Fsm).then(|| Fsm::for_shape(goal.shape())),
-            );
-            let (h, _) = shared?;
+            // machine is built while the tables are loaded and spread, on a thread of its
+            // own (its parallel parts on rayon's global pool, which takes no runs, so no
+            // run waiting for the machine can be taken up by the thread building it).
+            let (h, _) = std::thread::scope(|s| {
+                let fsm = (options.pruning == Pruning::Fsm)
+                    .then(|| s.spawn(|| _ = Fsm::for_shape(goal.shape())));
+                let shared = pdb::shared(&goal, partition, ctx).inspect(|(h, _)| _ = h.spreads());
+                if let Some(Err(panic)) = fsm.map(|f| f.join()) {
+                    std::panic::resume_unwind(panic);
+                }
+                shared
+            })?;
             let setup = started.elapsed().as_secs_f64();
             let r = pdb_search(&inst.board, &h, order, options, control, ctx);
             (r, Some(setup), Some(h.bytes() as u64))
