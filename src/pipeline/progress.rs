@@ -185,7 +185,8 @@ impl<'a> Stage<'a> {
         }
         if unused > 0 {
             self.progress.shrink(unused);
-            (self.progress).advance(0, &self.name, self.done, self.done, true);
+            self.progress
+                .advance(0, &self.name, self.done, self.done, true);
         }
     }
 }
