@@ -443,6 +443,21 @@ fn the_finite_state_machine_prunes_duplicates_and_keeps_the_optimal_length() {
         ),
         "--pruning fsm works with --heuristic manhattan or pattern databases, not linear",
     );
+    // A shallower machine prunes fewer duplicates: more nodes, the same length.
+    let state = "8 6 7 2 5 4 3 0 1";
+    let manhattan = ["--heuristic", "manhattan", "--pruning", "fsm"];
+    let deep = solve_text(state, &manhattan);
+    let shallow = solve_text(state, &[&manhattan[..], &["--fsm-depth", "6"]].concat());
+    assert_eq!(count(&shallow, "Solution"), 31, "{}", shallow.stderr);
+    assert!(count(&shallow, "Generated") > count(&deep, "Generated"));
+    assert_user_error(
+        &solve_text(state, &["--heuristic", "manhattan", "--fsm-depth", "8"]),
+        "--fsm-depth works with --pruning fsm",
+    );
+    assert_user_error(
+        &solve_text(state, &[&manhattan[..], &["--fsm-depth", "19"]].concat()),
+        "19 is not in 2..=18",
+    );
     assert_user_error(
         &solve_text("8 6 7 2 5 4 3 0 1", &["--pruning", "all"]),
         "\"all\" is not a pruning: parent, fsm",

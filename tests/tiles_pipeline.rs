@@ -158,6 +158,45 @@ fn the_pruning_and_the_child_order_are_sweep_axes_with_the_same_optimal_lengths(
 }
 
 #[test]
+fn the_machines_depth_is_a_sweep_axis_and_deeper_prunes_more() {
+    // Korf's instance 12 with Manhattan distance and the machine pruning duplicates of up
+    // to 8 moves and of up to 14 (the default): the optimal 45 moves both ways, the
+    // deeper machine with fewer nodes (as `tiles solve --move-order ULRD --pruning fsm
+    // --fsm-depth 8` and `14` count them).
+    let rows = results(
+        "korf100",
+        &[
+            "sweep.instance=[12]",
+            "sweep.heuristic=[\"manhattan\"]",
+            "params.pruning=\"fsm\"",
+            "sweep.fsm_depth=[8, 14]",
+        ],
+    );
+    assert_eq!(rows.len(), 2);
+    for (depth, generated) in [("8", "412318"), ("14", "342224")] {
+        let r = row(&rows, &[("fsm_depth", depth)]);
+        assert_eq!(r["solution_length"], "45", "{r:?}");
+        assert_eq!(r["generated"], generated, "depth {depth}");
+    }
+    // The depth belongs to the machine: with parent pruning it is an error, as out of
+    // range.
+    let out = tempfile::tempdir().unwrap();
+    for (sets, message) in [
+        (
+            &["params.fsm_depth=8"][..],
+            "fsm_depth is not used when pruning = parent",
+        ),
+        (
+            &["params.pruning=\"fsm\"", "params.fsm_depth=19"],
+            "fsm_depth = 19 is out of range (expected 2 to 18)",
+        ),
+    ] {
+        let r = run_config("korf100", out.path(), &["--quiet"], sets);
+        assert_user_error(&r, message);
+    }
+}
+
+#[test]
 fn dual_lookups_and_pathmax_are_sweep_axes_with_the_same_optimal_lengths() {
     // Korf's instances 9 and 12 with the 5-5-5 tables, with and without the dual
     // lookups and pathmax: the optimal lengths throughout; the dual lookups raise h(s0)

@@ -287,7 +287,6 @@ impl ParamSpec {
         }
     }
 
-    /// Declares the parameter used only when `param` is one of `values`.
     /// Declares the parameter's former name `old` (and why it changed): a config that
     /// uses it is refused with a pointer to the new name.
     pub fn formerly(mut self, old: &'static str, why: &'static str) -> Self {
@@ -301,6 +300,7 @@ impl ParamSpec {
         self
     }
 
+    /// Declares the parameter used only when `param` is one of `values`.
     pub fn only_when(mut self, param: &'static str, values: &'static [&'static str]) -> Self {
         self.when = Some(Condition { param, values });
         self

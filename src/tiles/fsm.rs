@@ -37,13 +37,20 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet as HashSet;
 use std::collections::VecDeque;
 
-/// The deepest sequences searched by [`Fsm::for_shape`]. On the 5 × 5 board: 64,211
-/// sequences, an automaton of 79,376 states (2.5 MB), built in 3 s on two cores. On the
-/// eight easiest of Korf & Felner's 24-puzzles with the 6-6-6-6 tables (measured
-/// 2026-11-24, with 16-byte states) it gave the fastest search: depth 12 generated
-/// 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its 9.4 MB
-/// automaton no longer fits the cache).
+/// The machine's depth unless a search asks for another ([`Fsm::for_shape`]). On the
+/// 5 × 5 board: 64,211 sequences, an automaton of 79,376 states (2.5 MB), built in 3 s on
+/// two cores. On the eight easiest of Korf & Felner's 24-puzzles with the 6-6-6-6 tables
+/// (measured 2026-11-24, with 16-byte states) it gave the fastest search: depth 12
+/// generated 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its
+/// 9.4 MB automaton no longer fits the cache). With the default `pdb:6-6-6-6x4` on the
+/// fifteen easiest (2026-11-28, run one after the other): depth 18 (1,391,384 sequences,
+/// 2,603,776 states, 83 MB, built in 150 s with 6 GB) generated 4.30·10⁹ nodes, 15% fewer
+/// than 14's 5.08·10⁹, in 327 s of search against 243 s.
 pub const DEFAULT_DEPTH: usize = 14;
+
+/// The deepest machine a search may ask for: on the 5 × 5 board, depth 18 takes 150 s
+/// and 6 GB to build, and each further two moves about six times as much.
+pub const DEEPEST: usize = 18;
 
 /// The longest sequences a machine can compare: a sequence is kept in 64 bits, two a move.
 pub const MAX_DEPTH: usize = 32;
@@ -187,17 +194,18 @@ impl Fsm {
         }
     }
 
-    /// The machine of `shape` at [`DEFAULT_DEPTH`], built once per process.
-    pub fn for_shape(shape: Shape) -> &'static Fsm {
+    /// The machine of `shape` for sequences of up to `depth` moves, built once per process.
+    pub fn for_shape(shape: Shape, depth: usize) -> &'static Fsm {
         use std::sync::{Mutex, OnceLock};
-        static MACHINES: OnceLock<Mutex<Vec<(Shape, &'static Fsm)>>> = OnceLock::new();
+        type Machines = Vec<(Shape, usize, &'static Fsm)>;
+        static MACHINES: OnceLock<Mutex<Machines>> = OnceLock::new();
         let machines = MACHINES.get_or_init(|| Mutex::new(Vec::new()));
         let mut machines = machines.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, m)) = machines.iter().find(|(s, _)| *s == shape) {
+        if let Some((.., m)) = machines.iter().find(|(s, d, _)| (*s, *d) == (shape, depth)) {
             return m;
         }
-        let m: &'static Fsm = Box::leak(Box::new(Fsm::build(shape, DEFAULT_DEPTH)));
-        machines.push((shape, m));
+        let m: &'static Fsm = Box::leak(Box::new(Fsm::build(shape, depth)));
+        machines.push((shape, depth, m));
         m
     }
 
@@ -403,6 +411,15 @@ mod tests {
         let fsm = Fsm::build(Shape::new(5, 5).unwrap(), DEFAULT_DEPTH);
         assert_eq!((fsm.sequences, fsm.states()), (64_211, 79_376));
         assert_eq!(fsm.bytes(), 79_376 * 32);
+    }
+
+    #[test]
+    fn each_depth_is_a_machine_of_its_own_built_once() {
+        let shape = Shape::new(3, 3).unwrap();
+        let (m6, m8) = (Fsm::for_shape(shape, 6), Fsm::for_shape(shape, 8));
+        assert_eq!((m6.depth, m8.depth), (6, 8));
+        assert!(m6.sequences < m8.sequences);
+        assert!(std::ptr::eq(m8, Fsm::for_shape(shape, 8)));
     }
 
     #[test]

@@ -606,7 +606,7 @@ impl<'a> Search<'a> {
         cells[..MAX_CELLS].copy_from_slice(&start.cells);
         let fsm = match options.pruning {
             Pruning::Parent => None,
-            Pruning::Fsm => Some(Fsm::for_shape(start.shape())),
+            Pruning::Fsm => Some(Fsm::for_shape(start.shape(), options.fsm_depth)),
         };
         let mut all = Orientation::all(h);
         if options.dual {
@@ -1230,10 +1230,13 @@ impl Iterate for Serial<'_> {
 }
 
 /// The options of the search beyond its heuristic and move order.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     /// Which duplicate move sequences are pruned.
     pub pruning: Pruning,
+    /// With [`Pruning::Fsm`], the longest duplicate sequences the machine prunes (at most
+    /// [`super::fsm::DEEPEST`]).
+    pub fsm_depth: usize,
     /// The children of nodes shallower than this are searched in order of increasing f
     /// (ties in move order), the others in move order; 0: move order everywhere (Korf's
     /// search and counts). Only the last iteration's counts change, the goal being
@@ -1253,6 +1256,20 @@ pub struct Options {
     pub bpmx: bool,
 }
 
+impl Default for Options {
+    /// Korf & Felner's search: parent pruning, move order, no dual lookups or pathmax (the
+    /// machine's depth, if it is asked for, [`super::fsm::DEFAULT_DEPTH`]).
+    fn default() -> Options {
+        Options {
+            pruning: Pruning::Parent,
+            fsm_depth: super::fsm::DEFAULT_DEPTH,
+            order_depth: 0,
+            dual: false,
+            bpmx: false,
+        }
+    }
+}
+
 /// Why the search towards `goal` with the pattern databases `partition` (`None`:
 /// Manhattan distance) cannot take `options`, if it cannot, found before any table is
 /// built: dual lookups need plain pattern databases (not zero-aware tables, whose values
@@ -1264,6 +1281,13 @@ pub fn check_options(
     partition: Option<&str>,
     options: &Options,
 ) -> Result<(), String> {
+    let deepest = super::fsm::DEEPEST;
+    if options.pruning == Pruning::Fsm && !(2..=deepest).contains(&options.fsm_depth) {
+        return Err(format!(
+            "the pruning machine's depth must be 2 to {deepest}, not {}",
+            options.fsm_depth
+        ));
+    }
     if !options.dual {
         return Ok(());
     }
@@ -1972,6 +1996,19 @@ mod tests {
     }
 
     #[test]
+    fn the_machines_depth_is_checked() {
+        let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+        for (depth, ok) in [(1, false), (2, true), (18, true), (19, false)] {
+            let options = Options {
+                pruning: Pruning::Fsm,
+                fsm_depth: depth,
+                ..Options::default()
+            };
+            assert_eq!(check_options(&goal, None, &options).is_ok(), ok, "{depth}");
+        }
+    }
+
+    #[test]
     fn the_machine_solves_korfs_instances_optimally_with_fewer_nodes() {
         let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
         let h = heuristic(&goal, "5-5-5", true);
@@ -2341,7 +2378,7 @@ mod tests {
 
     /// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`;
     /// `SET=korf24 PDB=6-6-6-6x7 FSM=1 IDS=38,40` for the 24-puzzle with the machine's
-    /// pruning (the tables from the default cache); `ITERS=1` prints each iteration's
+    /// pruning (`FSM_DEPTH=16` its depth; the tables from the default cache); `ITERS=1` prints each iteration's
     /// nodes, `PAR=1` searches in parallel, `PLAIN=1` drops the reflection, `PACKED=1`
     /// searches the packed tables instead of their spread copies, `ORDER=20` orders the
     /// children by f above depth 20.
@@ -2360,6 +2397,8 @@ mod tests {
         let order_depth = std::env::var("ORDER").map_or(0, |d| d.parse().unwrap());
         let options = Options {
             pruning,
+            fsm_depth: std::env::var("FSM_DEPTH")
+                .map_or(super::super::fsm::DEFAULT_DEPTH, |d| d.parse().unwrap()),
             order_depth,
             dual: std::env::var("DUAL").is_ok(),
             bpmx: std::env::var("BPMX").is_ok(),
