@@ -237,6 +237,24 @@ fn heuristic(params: &Params) -> anyhow::Result<Heuristic> {
     Heuristic::from_name(name).ok_or_else(|| crate::user_error!("unknown heuristic {name:?}"))
 }
 
+/// The search's options from the run's parameters (`fsm_depth` is absent unless
+/// `pruning = "fsm"`).
+fn search_options(params: &Params) -> anyhow::Result<pdb_ida::Options> {
+    let pruning = params.str("pruning")?;
+    Ok(pdb_ida::Options {
+        pruning: Pruning::from_name(pruning)
+            .ok_or_else(|| crate::user_error!("unknown pruning {pruning:?}"))?,
+        fsm_depth: params
+            .opt_int("fsm_depth")?
+            .map_or(crate::tiles::fsm::DEFAULT_DEPTH, |d| {
+                usize::try_from(d).unwrap_or(usize::MAX)
+            }),
+        order_depth: u32::try_from(params.int("order_depth")?).unwrap_or(u32::MAX),
+        dual: params.bool("dual")?,
+        bpmx: params.bool("bpmx")?,
+    })
+}
+
 fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOutput> {
     let set_name = params.str("instance_set")?;
     let set = InstanceSet::from_name(set_name)
@@ -264,20 +282,7 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
             .and_then(|v| serde_json::from_value(v.clone()).ok()),
         on_iteration: Some(&mut record),
     };
-    let pruning = params.str("pruning")?;
-    let options = pdb_ida::Options {
-        pruning: Pruning::from_name(pruning)
-            .ok_or_else(|| crate::user_error!("unknown pruning {pruning:?}"))?,
-        // Absent unless pruning = "fsm".
-        fsm_depth: params
-            .opt_int("fsm_depth")?
-            .map_or(crate::tiles::fsm::DEFAULT_DEPTH, |d| {
-                usize::try_from(d).unwrap_or(usize::MAX)
-            }),
-        order_depth: u32::try_from(params.int("order_depth")?).unwrap_or(u32::MAX),
-        dual: params.bool("dual")?,
-        bpmx: params.bool("bpmx")?,
-    };
+    let options = search_options(params)?;
     let (r, setup, bytes) = match pdb::heuristic_partition(name) {
         Some(partition) => {
             let started = Instant::now();
@@ -313,7 +318,7 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
         }
         None => {
             let option = match options.pruning {
-                Pruning::Fsm => format!("pruning = {pruning:?}"),
+                Pruning::Fsm => format!("pruning = {:?}", options.pruning.name()),
                 Pruning::Parent if options.order_depth > 0 => {
                     format!("order_depth = {}", options.order_depth)
                 }
