@@ -43,9 +43,10 @@ use std::collections::VecDeque;
 /// (measured 2026-11-24, with 16-byte states) it gave the fastest search: depth 12
 /// generated 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its
 /// 9.4 MB automaton no longer fits the cache). With the default `pdb:6-6-6-6x4` on the
-/// fifteen easiest (2026-11-28, run one after the other): depth 18 (1,391,384 sequences,
-/// 2,603,776 states, 83 MB, built in 150 s with 6 GB) generated 4.30·10⁹ nodes, 15% fewer
-/// than 14's 5.08·10⁹, in 327 s of search against 243 s.
+/// fifteen easiest (2026-11-28, each run followed by depth 14's): depth 16 (471,775
+/// states, 15 MB, built in 24 s) generated 4.63·10⁹ nodes, 9% fewer than 14's 5.08·10⁹,
+/// in 238 s of search against 232 s; depth 18 (1,391,384 sequences, 2,603,776 states,
+/// 83 MB, built in 150 s with 6 GB) 4.30·10⁹, 15% fewer, in 327 s against 243 s.
 pub const DEFAULT_DEPTH: usize = 14;
 
 /// The deepest machine a search may ask for: on the 5 × 5 board, depth 18 takes 150 s

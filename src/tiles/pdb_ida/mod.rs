@@ -1272,7 +1272,8 @@ impl Default for Options {
 
 /// Why the search towards `goal` with the pattern databases `partition` (`None`:
 /// Manhattan distance) cannot take `options`, if it cannot, found before any table is
-/// built: dual lookups need plain pattern databases (not zero-aware tables, whose values
+/// built: the pruning machine's depth must be 2 to [`super::fsm::DEEPEST`]; dual lookups
+/// need plain pattern databases (not zero-aware tables, whose values
 /// count the blank's region at the goal, nor Manhattan distance alone, which is its own
 /// dual), the goal with tile t on cell t (the blank on cell 0), and at most eight
 /// partitions.
