@@ -54,7 +54,7 @@ word!(AtomicU64, u64, 64);
 /// Builds the table of `tiles` towards `goal` (one blank). `progress(done, total)` is
 /// called after every layer with the number of placements valued so far.
 pub fn build(goal: &Board, tiles: &[u8], progress: &dyn Fn(u64, u64)) -> Table {
-    build_both(goal, tiles, None, progress)
+    build_both(goal, tiles, None, bit_instructions(), progress)
 }
 
 /// [`build`], and the zero-aware table of the same search ([`ZeroTable`]), whose
@@ -66,16 +66,18 @@ pub fn build_zero(
     progress: &dyn Fn(u64, u64),
 ) -> (Table, ZeroTable) {
     let mut zero = ZeroTable::empty(goal, tiles, Arc::clone(regions));
-    let table = build_both(goal, tiles, Some(&mut zero), progress);
+    let table = build_both(goal, tiles, Some(&mut zero), bit_instructions(), progress);
     (table, zero)
 }
 
-/// The table, and the zero-aware one into `zero` when given. A build whose values do not
-/// fit nibbles is done again with bytes; it sets the same zero-aware bits again.
+/// The table, and the zero-aware one into `zero` when given, with the bit instructions
+/// `bits`. A build whose values do not fit nibbles is done again with bytes; it sets the
+/// same zero-aware bits again.
 fn build_both(
     goal: &Board,
     tiles: &[u8],
     mut zero: Option<&mut ZeroTable>,
+    bits: Bits,
     progress: &dyn Fn(u64, u64),
 ) -> Table {
     let started = Instant::now();
@@ -83,12 +85,13 @@ fn build_both(
     for encoding in [Encoding::Nibbles, Encoding::Bytes] {
         let built = {
             let sink = zero.as_deref_mut().map(ZeroSink::new);
+            let how = (encoding, sink.as_ref(), bits);
             if free <= 8 {
-                build_with::<AtomicU16>(goal, tiles, encoding, sink.as_ref(), progress)
+                build_with::<AtomicU16>(goal, tiles, how, progress)
             } else if free <= 16 {
-                build_with::<AtomicU32>(goal, tiles, encoding, sink.as_ref(), progress)
+                build_with::<AtomicU32>(goal, tiles, how, progress)
             } else {
-                build_with::<AtomicU64>(goal, tiles, encoding, sink.as_ref(), progress)
+                build_with::<AtomicU64>(goal, tiles, how, progress)
             }
         };
         if let Some((mut table, states)) = built {
@@ -240,13 +243,22 @@ impl<W: Word> Build<'_, W> {
         self.chunk::<true>(first, depth, out)
     }
 
-    fn run_chunk(&self, fast: bool, first: u64, depth: u32, out: &mut [u8]) -> Counts {
-        #[cfg(target_arch = "x86_64")]
-        if fast {
-            // SAFETY: `fast` is true only when the CPU has BMI1, BMI2 and POPCNT.
-            return unsafe { self.chunk_bmi2(first, depth, out) };
-        }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,popcnt")]
+    fn chunk_popcnt(&self, first: u64, depth: u32, out: &mut [u8]) -> Counts {
         self.chunk::<false>(first, depth, out)
+    }
+
+    fn run_chunk(&self, bits: Bits, first: u64, depth: u32, out: &mut [u8]) -> Counts {
+        match bits {
+            // SAFETY: `Bits::Pdep` only when the CPU has BMI1, BMI2 and POPCNT.
+            #[cfg(target_arch = "x86_64")]
+            Bits::Pdep => unsafe { self.chunk_bmi2(first, depth, out) },
+            // SAFETY: `Bits::Popcnt` only when the CPU has BMI1 and POPCNT.
+            #[cfg(target_arch = "x86_64")]
+            Bits::Popcnt => unsafe { self.chunk_popcnt(first, depth, out) },
+            _ => self.chunk::<false>(first, depth, out),
+        }
     }
 }
 
@@ -255,26 +267,70 @@ const CHUNK: u64 = 1 << 14;
 /// What a range of a layer did: (placements valued, states created, regions valued).
 type Counts = (u64, u64, u64);
 
-/// True when the CPU has the bit instructions the build's fast path uses.
-fn has_bmi2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+/// Which bit instructions the build uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bits {
+    /// PDEP and PEXT (BMI2) to select and gather free cells, POPCNT to count them.
+    Pdep,
+    /// POPCNT, the selecting and gathering done bit by bit.
+    Popcnt,
+    /// Neither.
+    Plain,
 }
 
-/// The layered BFS with words of type `W`, filling `zero` too when given: the table and
-/// the number of (placement, region) states at each cost, or `None` when a value does
-/// not fit `encoding`.
+/// The bit instructions of this CPU that make the build faster. PDEP and PEXT are
+/// microcoded on AMD's processors before Zen 3 (families 0x17 and 0x18), where they take
+/// hundreds of cycles: on a Zen 1 EPYC (two cores), a six-tile table of the 24-puzzle took
+/// 82 s to build with them and 50 s without (the same table).
+fn bit_instructions() -> Bits {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if !(has!("bmi1") && has!("popcnt")) {
+            return Bits::Plain;
+        }
+        if has!("bmi2") && !slow_pdep() {
+            return Bits::Pdep;
+        }
+        Bits::Popcnt
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Bits::Plain
+}
+
+/// True when this CPU's PDEP and PEXT are microcoded ([`pdep_microcoded`]).
+#[cfg(target_arch = "x86_64")]
+fn slow_pdep() -> bool {
+    use std::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    let mut name = [0u8; 12];
+    for (i, w) in [vendor.ebx, vendor.edx, vendor.ecx].into_iter().enumerate() {
+        name[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    pdep_microcoded(&name, __cpuid(1).eax)
+}
+
+/// True for the processors whose CPUID vendor is `vendor` and whose signature (leaf 1,
+/// EAX) is `signature` when they are AMD's (or Hygon's) of families 0x17 and 0x18: Zen 1,
+/// Zen+, Zen 2 and Hygon Dhyana, whose PDEP and PEXT are microcoded.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn pdep_microcoded(vendor: &[u8; 12], signature: u32) -> bool {
+    let base = (signature >> 8) & 0xF;
+    let family = match base {
+        0xF => base + ((signature >> 20) & 0xFF),
+        _ => base,
+    };
+    let amd = vendor == b"AuthenticAMD" || vendor == b"HygonGenuine";
+    amd && (0x17..=0x18).contains(&family)
+}
+
+/// The layered BFS with words of type `W`, filling `zero` too when given, with the bit
+/// instructions `instr`: the table and the number of (placement, region) states at each
+/// cost, or `None` when a value does not fit `encoding`.
 fn build_with<W: Word>(
     goal: &Board,
     tiles: &[u8],
-    encoding: Encoding,
-    zero: Option<&ZeroSink>,
+    (encoding, zero, instr): (Encoding, Option<&ZeroSink>, Bits),
     progress: &dyn Fn(u64, u64),
 ) -> Option<(Table, Vec<u64>)> {
     let shape = goal.shape();
@@ -330,7 +386,6 @@ fn build_with<W: Word>(
         overflow: &overflow,
         zero,
     };
-    let fast = has_bmi2();
     let mut histogram: Vec<u64> = Vec::new();
     let mut states: Vec<u64> = Vec::new();
     let mut valued = 0u64;
@@ -339,7 +394,7 @@ fn build_with<W: Word>(
         let (count, created, regions) = data
             .par_chunks_mut((CHUNK / per_byte) as usize)
             .enumerate()
-            .map(|(ci, out)| ctx.run_chunk(fast, ci as u64 * CHUNK, depth, out))
+            .map(|(ci, out)| ctx.run_chunk(instr, ci as u64 * CHUNK, depth, out))
             .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
         if overflow.load(Relaxed) {
             return None;
@@ -363,4 +418,61 @@ fn build_with<W: Word>(
     let mut t = Table::new(pattern, encoding, data);
     t.histogram = histogram;
     Some((t, states))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiles::board::Shape;
+
+    #[test]
+    fn every_set_of_bit_instructions_builds_the_same_tables() {
+        // The builds with PDEP and PEXT, with POPCNT alone and with neither give the same
+        // values and zero-aware bits, wherever the CPU has the instructions (a 15-puzzle
+        // pattern of five tiles, and one of the 8-puzzle with the blank's cell to spare).
+        let mut all = vec![Bits::Plain];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("bmi1") && has!("popcnt") {
+                all.push(Bits::Popcnt);
+                if has!("bmi2") {
+                    all.push(Bits::Pdep);
+                }
+            }
+        }
+        for (side, tiles) in [(4, &[1u8, 2, 5, 6, 9][..]), (3, &[1, 2, 3, 4, 5, 6, 7])] {
+            let goal = Board::default_goal(Shape::new(side, side).unwrap(), 1);
+            let regions = Arc::new(Regions::new(goal.shape(), tiles.len()));
+            let built: Vec<_> = (all.iter())
+                .map(|&bits| {
+                    let mut zero = ZeroTable::empty(&goal, tiles, Arc::clone(&regions));
+                    let t = build_both(&goal, tiles, Some(&mut zero), bits, &|_, _| {});
+                    (t.data, t.histogram, zero.main, zero.pocket, zero.histogram)
+                })
+                .collect();
+            assert!(built[0].1.len() > 10, "{:?}", built[0].1);
+            for (b, bits) in built.iter().zip(&all) {
+                assert!(*b == built[0], "{tiles:?} with {bits:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn pdep_is_microcoded_on_amds_zen_before_zen_3() {
+        // CPUID signatures (leaf 1, EAX): Zen 1 (EPYC 7551, family 0x17), Zen 2 (EPYC
+        // 7742, 0x17), Hygon Dhyana (0x18), Zen 3 (EPYC 7763, 0x19), Zen 4 (0x19), an
+        // Intel Skylake-SP (family 6) and an AMD Bulldozer (0x15, no BMI2 anyway).
+        for (vendor, signature, slow) in [
+            (b"AuthenticAMD", 0x0080_0F12, true),
+            (b"AuthenticAMD", 0x0083_0F10, true),
+            (b"HygonGenuine", 0x0090_0F01, true),
+            (b"AuthenticAMD", 0x00A0_0F11, false),
+            (b"AuthenticAMD", 0x00A1_0F11, false),
+            (b"GenuineIntel", 0x0005_0654, false),
+            (b"AuthenticAMD", 0x0060_0F12, false),
+        ] {
+            assert_eq!(pdep_microcoded(vendor, signature), slow, "{signature:#x}");
+        }
+    }
 }
