@@ -57,6 +57,28 @@ impl CellIndex {
     }
 }
 
+/// The last tile's placements (its place is 1), where most of the copying happens: on the
+/// cells `free`, at `index` plus the cell in `to`, the values packed in `from` from rank
+/// `rank` on, in order (`SHIFT` as in [`Spread::fill`]). Returns the next rank.
+#[inline(always)]
+fn copy_last<const SHIFT: u32>(
+    to: &mut [u8],
+    from: &[u8],
+    mut free: u32,
+    index: u32,
+    mut rank: u32,
+) -> u32 {
+    let mask = if SHIFT == 1 { 0xF } else { 0xFF };
+    while free != 0 {
+        let at = index + free.trailing_zeros();
+        free &= free - 1;
+        let value = (from[(rank >> SHIFT) as usize] >> ((rank & SHIFT) << 2)) & mask;
+        to[(at >> SHIFT) as usize] |= value << ((at & SHIFT) << 2);
+        rank += 1;
+    }
+    rank
+}
+
 /// A table's values indexed by cells ([`CellIndex`]).
 #[derive(Debug, Clone)]
 pub struct Spread {
@@ -90,42 +112,39 @@ impl Spread {
             mask,
         };
         let mut rank = 0u32;
-        s.fill(table, 0, 0, 0, &mut rank);
+        match shift_bits {
+            1 => s.fill::<1>(table, 0, 0, 0, &mut rank),
+            _ => s.fill::<0>(table, 0, 0, 0, &mut rank),
+        }
         debug_assert_eq!(u64::from(rank), table.pattern.entries());
         Some(s)
     }
 
     /// Copies the placements whose first `depth` tiles take the cells `used` at index
     /// `index`, in lexicographic order of the cells, which is the order of their perfect
-    /// ranks: `rank` counts them. The entries start at 0, so a value is or-ed in.
-    fn fill(&mut self, table: &Table, depth: usize, used: u32, index: u32, rank: &mut u32) {
+    /// ranks: `rank` counts them. The entries start at 0, so a value is or-ed in. `SHIFT`
+    /// is the packing's (1 for nibbles, 0 for bytes), a constant so that the copy's inner
+    /// loop ([`copy_last`]) has no variable shifts.
+    fn fill<const SHIFT: u32>(
+        &mut self,
+        table: &Table,
+        depth: usize,
+        used: u32,
+        index: u32,
+        rank: &mut u32,
+    ) {
         let (n, k) = (table.pattern.cells, table.pattern.len());
         let mut free = !used & ((1u32 << n) - 1);
         if depth + 1 == k {
-            *rank = self.fill_last(table, free, index, *rank);
+            *rank = copy_last::<SHIFT>(&mut self.data, &table.data, free, index, *rank);
             return;
         }
         while free != 0 {
             let c = free.trailing_zeros();
             free &= free - 1;
             let at = index + c * self.cells.place(depth);
-            self.fill(table, depth + 1, used | 1 << c, at, rank);
+            self.fill::<SHIFT>(table, depth + 1, used | 1 << c, at, rank);
         }
-    }
-
-    /// The last tile's placements (its place is 1): on the cells `free`, at `index` plus
-    /// the cell, the table's values from rank `rank` on, in order. Returns the next rank.
-    /// Most of the copying happens here, so the rank stays in a register.
-    #[inline(always)]
-    fn fill_last(&mut self, table: &Table, mut free: u32, index: u32, mut rank: u32) -> u32 {
-        let shift = self.shift_bits;
-        while free != 0 {
-            let at = index + free.trailing_zeros();
-            free &= free - 1;
-            self.data[(at >> shift) as usize] |= (table.get(rank) as u8) << ((at & shift) << 2);
-            rank += 1;
-        }
-        rank
     }
 
     /// The index of the placement `pos` ([`CellIndex::index`]).
@@ -202,6 +221,7 @@ impl Entries<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Encoding;
     use super::super::rank::Pattern;
     use super::*;
     use crate::tiles::board::{Board, Shape};
@@ -228,6 +248,18 @@ mod tests {
             let table = super::super::build(&goal, tiles, &|_, _| {});
             let s = Spread::of(&table).unwrap();
             assert_eq!(s.bytes() as u64, 16u64.pow(tiles.len() as u32).div_ceil(2));
+            // The same values a byte each spread the same.
+            let ranks = 0..table.pattern.entries() as u32;
+            let bytes = ranks.clone().map(|r| table.get(r) as u8).collect();
+            let wide = Table::new(table.pattern.clone(), Encoding::Bytes, bytes);
+            let t = Spread::of(&wide).unwrap();
+            assert_eq!(t.bytes() as u64, 16u64.pow(tiles.len() as u32));
+            let mut pos = [0u8; MAX_CELLS];
+            for r in ranks {
+                table.pattern.unrank(r, &mut pos);
+                let index = s.index(&pos[..tiles.len()]);
+                assert_eq!((s.get(index), t.get(index)), (table.get(r), table.get(r)));
+            }
             let mut pos = [0u8; MAX_CELLS];
             for _ in 0..2000 {
                 for c in pos.iter_mut().take(tiles.len()) {
@@ -261,7 +293,7 @@ mod tests {
         // The 8-tile pattern of the 15-puzzle's 7-8 partition: none, decided before its
         // values are read (this table has none).
         let eight = Pattern::new(&[8, 9, 10, 11, 12, 13, 14, 15], 16);
-        let table = Table::new(eight, super::super::Encoding::Nibbles, Vec::new());
+        let table = Table::new(eight, Encoding::Nibbles, Vec::new());
         assert!(Spread::of(&table).is_none());
     }
 }
