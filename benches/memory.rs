@@ -13,7 +13,22 @@
 //! 175–185 ns and 17 ns (58 million reads a second; with both cores reading at once, each
 //! about as fast). The fifteen easiest 24-puzzles take 5.08·10⁹ generated nodes with
 //! `6-6-6-6x4` and the machine, about 2.3·10¹⁰ reads: some 200 s of two cores' reading
-//! alone, however well the reads overlap. Run: `cargo bench --bench memory`.
+//! alone, however well the reads overlap.
+//!
+//! `translation`: independent reads of the same 4,096 cache lines (256 KB, within the
+//! second-level cache), lying within 4 MB or spread over 1 GB of huge pages, so that only
+//! the number of pages they lie on differs: what the processor pays to translate an
+//! address when the pages read outnumber its translation buffer. On these virtual
+//! machines (2026-11-28) the lines within 4 MB cost about 1 ns a read and spread over
+//! 1 GB 17 ns, as much as reads at random places of the whole array (`1GB/independent`),
+//! so that is what bounds those: translation, not the memory. A standalone test gave the
+//! same with 1 GB pages reserved for the array (`hugetlbfs`) as with 2 MB ones, as if the
+//! host mapped the guest's memory in 4 KB pages: the translation buffer reaches some 1,000
+//! to 1,500 pages, 4–6 MB, whatever the guest's page size (512 lines over 1 GB: 1 ns a read;
+//! 2,048: 6.5–7 ns). The search's table reads, traced on instance 25 and put through a
+//! model of such a buffer (1,536 pages of 4 KB, least recently used out first), miss it
+//! 3.8% of the time: at 6.5 reads a generated node and 17 ns each, about 5% of its time.
+//! Run: `cargo bench --bench memory`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use searchlab::util::huge::huge_zeroed;
@@ -88,5 +103,45 @@ fn random_reads(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, random_reads);
+/// The lines [`translation`] reads: `LINES` line-aligned places in the first `span`
+/// bytes (spread by xorshift), in the order they are read.
+const LINES: usize = 4096;
+
+/// [`READS`] reads in eight streams over the places `at`, which do not depend on what is
+/// read.
+fn read_places(data: &[u8], at: &[u32]) -> u64 {
+    let mut sum = 0u64;
+    for _ in 0..READS as usize / at.len() {
+        for chunk in at.chunks_exact(8) {
+            for &a in chunk {
+                sum += u64::from(data[a as usize]);
+            }
+        }
+    }
+    sum
+}
+
+fn translation(c: &mut Criterion) {
+    let mut group = c.benchmark_group("memory");
+    group.sample_size(10);
+    let bytes = 1usize << 30;
+    let mut data: Vec<u8> = huge_zeroed(bytes);
+    for (i, b) in data.iter_mut().enumerate().step_by(4096) {
+        *b = (i >> 12) as u8;
+    }
+    group.throughput(Throughput::Elements(READS));
+    for (name, span) in [
+        ("translation/4MB", 4usize << 20),
+        ("translation/1GB", bytes),
+    ] {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let at: Vec<u32> = (0..LINES)
+            .map(|_| ((xorshift(&mut x) as usize % span) & !63) as u32)
+            .collect();
+        group.bench_function(name, |b| b.iter(|| read_places(black_box(&data), &at)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, random_reads, translation);
 criterion_main!(benches);

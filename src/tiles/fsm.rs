@@ -26,11 +26,13 @@
 //! (the longest suffix of its path that is a prefix of a forbidden sequence); a move is
 //! pruned when the automaton's next state ends a forbidden sequence *from the cell
 //! where that sequence started*, which is known from the cell where it ends: each
-//! state keeps a bit mask of the cells at which reaching it completes one. A state is one
-//! 32-byte entry holding, for each of its four moves, the next state and that state's
-//! mask, so a node's moves, pruned or not, read half a cache line and nothing else, and
-//! allocate nothing. A sequence that equals the empty one (a cycle) or a shorter one is
-//! pruned by the same rule.
+//! state keeps a bit mask of the cells at which reaching it completes one. Few masks are
+//! distinct (176 on the 5 × 5 board at depth 14), so a state is one 16-byte entry holding,
+//! for each of its four moves, the next state and the place of that state's mask in a
+//! table of the distinct ones (a kilobyte, always in the first-level cache): a node's
+//! moves, pruned or not, read a quarter of a cache line and that table, and allocate
+//! nothing. A sequence that equals the empty one (a cycle) or a shorter one is pruned by
+//! the same rule.
 
 use super::board::{Dir, MAX_CELLS, Shape};
 use rayon::prelude::*;
@@ -38,7 +40,7 @@ use rustc_hash::FxHashSet as HashSet;
 use std::collections::VecDeque;
 
 /// The machine's depth unless a search asks for another ([`Fsm::for_shape`]). On the
-/// 5 × 5 board: 64,211 sequences, an automaton of 79,376 states (2.5 MB), built in 3 s on
+/// 5 × 5 board: 64,211 sequences, an automaton of 79,376 states (1.3 MB), built in 3 s on
 /// two cores. On the eight easiest of Korf & Felner's 24-puzzles with the 6-6-6-6 tables
 /// (measured 2026-11-24, with 16-byte states) it gave the fastest search: depth 12
 /// generated 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its
@@ -88,27 +90,31 @@ impl Pruning {
 /// The pruning automaton of one board shape.
 #[derive(Debug, Clone)]
 pub struct Fsm {
-    /// One entry a state: its moves, each with the next state's mask, so that checking
-    /// a node's children reads only the node's own entry. Against the next state's mask
-    /// read from an array of masks (the children's states are anywhere), 3–9% faster
-    /// on the 24-puzzle (6% on average over four pairs of runs side by side).
+    /// One entry a state: its moves, each with the next state and which cells it bans,
+    /// so that checking a node's children reads only the node's own entry and one small
+    /// table. Against the next state's mask read from an array of masks (the children's
+    /// states are anywhere), 3–9% faster on the 24-puzzle (6% on average over four pairs
+    /// of runs side by side).
     table: Vec<Entry>,
+    /// The distinct masks of cells at which reaching a state completes a forbidden
+    /// sequence, `masks[0]` the empty one (176 on the 5 × 5 board at depth 14): an entry
+    /// names one by its place here, in the bits above [`Self::state_bits`].
+    masks: Vec<u32>,
+    /// The bits of an entry's word that name the next state.
+    state_bits: u32,
     /// The forbidden sequences of the machine (minimal ones, over all cells).
     pub sequences: usize,
     /// The longest sequences compared.
     pub depth: usize,
 }
 
-/// One state of the machine: for move `d` (a [`Dir`] as an index), bits 0..24 of word
-/// `d` the state after it, and bit `24 + c` set when reaching that state with the blank
-/// on cell c completes a forbidden sequence. Half a cache line, aligned so it never
-/// straddles two.
+/// One state of the machine: for move `d` (a [`Dir`] as an index), word `d` holds the
+/// state after it (the low [`Fsm::state_bits`] bits) and, above them, the place in
+/// [`Fsm::masks`] of the cells at which reaching that state completes a forbidden
+/// sequence. A quarter of a cache line, aligned so it never straddles two.
 #[derive(Debug, Clone, Copy)]
-#[repr(align(32))]
-struct Entry([u64; 4]);
-
-/// The bits of an [`Entry`]'s word that name the next state.
-const STATE_BITS: u32 = 24;
+#[repr(align(16))]
+struct Entry([u32; 4]);
 
 /// The automaton while it is built: `next[s][d]`, the state after move `d` from state
 /// `s` (`u32::MAX`: none yet); `banned[s]`, the cells at which reaching `s` completes a
@@ -117,9 +123,6 @@ struct Trie {
     next: Vec<[u32; 4]>,
     banned: Vec<u32>,
 }
-
-/// The most states an entry can name.
-const MAX_STATES: usize = 1 << STATE_BITS;
 
 /// A move sequence as two bits a move, the first move lowest, and its length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -179,17 +182,21 @@ impl Fsm {
             trie.insert(seq, end);
         }
         trie.link();
+        let (masks, ids) = distinct(&trie.banned);
+        let state_bits = (trie.next.len() as u32)
+            .next_power_of_two()
+            .trailing_zeros();
         assert!(
-            trie.next.len() <= MAX_STATES,
+            masks.len() <= 1 << (32 - state_bits),
             "a machine of depth {depth} is too large"
         );
         let table = (trie.next.iter())
-            .map(|next| {
-                Entry(next.map(|n| u64::from(n) | u64::from(trie.banned[n as usize]) << STATE_BITS))
-            })
+            .map(|next| Entry(next.map(|n| n | ids[n as usize] << state_bits)))
             .collect();
         Fsm {
             table,
+            masks,
+            state_bits,
             sequences: minimal.len(),
             depth,
         }
@@ -217,11 +224,11 @@ impl Fsm {
 
     /// The memory of the automaton's table.
     pub fn bytes(&self) -> usize {
-        self.table.len() * std::mem::size_of::<Entry>()
+        self.table.len() * std::mem::size_of::<Entry>() + self.masks.len() * 4
     }
 
     /// Asks the processor to bring state `s`'s entry into its caches, for a node whose
-    /// moves are generated soon (the 2.5 MB machine of the 24-puzzle does not fit the
+    /// moves are generated soon (the 1.3 MB machine of the 24-puzzle does not fit the
     /// first two levels of cache). A hint: no effect on what the program computes.
     #[inline(always)]
     pub fn prefetch(&self, s: u32) {
@@ -236,9 +243,26 @@ impl Fsm {
     #[inline(always)]
     pub fn next(&self, s: u32, dir: usize, cell: usize) -> Option<u32> {
         let word = self.table[s as usize].0[dir];
-        let state = word as u32 & ((1 << STATE_BITS) - 1);
-        ((word >> (STATE_BITS as usize + cell)) & 1 == 0).then_some(state)
+        let state = word & ((1 << self.state_bits) - 1);
+        let banned = self.masks[(word >> self.state_bits) as usize];
+        ((banned >> cell) & 1 == 0).then_some(state)
     }
+}
+
+/// The distinct values of `banned`, the empty mask first, and each one's place among them.
+fn distinct(banned: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut masks = vec![0u32];
+    let mut place = std::collections::HashMap::from([(0u32, 0u32)]);
+    let ids = banned
+        .iter()
+        .map(|&m| {
+            *place.entry(m).or_insert_with(|| {
+                masks.push(m);
+                masks.len() as u32 - 1
+            })
+        })
+        .collect();
+    (masks, ids)
 }
 
 impl Trie {
@@ -407,11 +431,11 @@ mod tests {
 
     #[test]
     fn the_24_puzzles_machine_is_the_documented_one() {
-        // DEFAULT_DEPTH's documentation: 64,211 sequences, 79,376 states of 32 bytes.
+        // DEFAULT_DEPTH's documentation: 64,211 sequences, 79,376 states of 16 bytes.
         // Counted before the minimality check ran in parallel; the parallel build keeps it.
         let fsm = Fsm::build(Shape::new(5, 5).unwrap(), DEFAULT_DEPTH);
         assert_eq!((fsm.sequences, fsm.states()), (64_211, 79_376));
-        assert_eq!(fsm.bytes(), 79_376 * 32);
+        assert_eq!(fsm.bytes(), 79_376 * 16 + 176 * 4);
     }
 
     #[test]
