@@ -47,7 +47,8 @@ use std::collections::VecDeque;
 /// 9.4 MB automaton no longer fits the cache). With the default `pdb:6-6-6-6x4` on the
 /// fifteen easiest (2026-11-28, each run followed by depth 14's): depth 16 (471,775
 /// states, 15 MB, built in 24 s) generated 4.63·10⁹ nodes, 9% fewer than 14's 5.08·10⁹,
-/// in 238 s of search against 232 s; depth 18 (1,391,384 sequences, 2,603,776 states,
+/// in 238 s of search against 232 s (with the 16-byte states, 7.5 MB, 249 s against
+/// 246 s on 2026-11-28); depth 18 (1,391,384 sequences, 2,603,776 states,
 /// 83 MB, built in 150 s with 6 GB) 4.30·10⁹, 15% fewer, in 327 s against 243 s.
 pub const DEFAULT_DEPTH: usize = 14;
 
