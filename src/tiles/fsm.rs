@@ -36,7 +36,7 @@
 
 use super::board::{Dir, MAX_CELLS, Shape};
 use rayon::prelude::*;
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::VecDeque;
 
 /// The machine's depth unless a search asks for another ([`Fsm::for_shape`]). On the
@@ -253,7 +253,7 @@ impl Fsm {
 /// The distinct values of `banned`, the empty mask first, and each one's place among them.
 fn distinct(banned: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let mut masks = vec![0u32];
-    let mut place = std::collections::HashMap::from([(0u32, 0u32)]);
+    let mut place = HashMap::from_iter([(0u32, 0u32)]);
     let ids = banned
         .iter()
         .map(|&m| {
