@@ -16,7 +16,7 @@
 //!   its patterns' indexes and values. A child's lookups read its parent's frame and write
 //!   its own, so nothing is undone when the search returns.
 //! - **The first orientation alone first.** The orientation with the parent's largest sum
-//!   ([`super::Child::first`]) is looked up from the parent's frame alone; most children
+//!   ([`super::search::Child::first`]) is looked up from the parent's frame alone; most children
 //!   it does not prune are within the bound, so the others are then all looked up, one
 //!   after the other with no branch between them.
 //! - **Reads asked for a level ahead.** A child's indexes need no table read, so once it

@@ -1,0 +1,279 @@
+//! The parallel search: each iteration's tree cut at a frontier depth, its subtrees
+//! searched by the threads in depth-first order, the counts and solution those of the
+//! serial search (see the module documentation of [`super`]).
+
+use super::{Options, Patterns, Search};
+use crate::tiles::board::{Board, MoveOrder};
+use crate::tiles::deepen::{Control, Counters, IdaResult, Iterate, Iteration};
+use crate::tiles::pdb::PdbHeuristic;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+/// A node where the top of the tree was cut, with the counts at the moment it was
+/// generated.
+#[derive(Clone)]
+pub(super) struct Frontier {
+    pub(super) cells: [u8; 32],
+    pub(super) blank: usize,
+    pub(super) md: u32,
+    /// The pruning state below the node ([`Search::dfs`]).
+    pub(super) state: u32,
+    /// The orientation looked up first in its children ([`super::search::Child::first`]).
+    pub(super) first: usize,
+    pub(super) path: Vec<u8>,
+    pub(super) generated: u64,
+    pub(super) expanded: u64,
+    /// Its patterns in each orientation (a zero-aware value costs a walk to recompute).
+    pub(super) pats: Vec<Patterns>,
+}
+
+/// What one subtree of the parallel search found.
+struct Sub {
+    pub(super) found: Option<Vec<u8>>,
+    pub(super) generated: u64,
+    pub(super) expanded: u64,
+    pub(super) next_bound: u32,
+    pub(super) max_depth: u32,
+    /// It stopped at its expansion limit.
+    pub(super) limit_reached: bool,
+}
+
+/// The number of frontier nodes the parallel search aims at per iteration.
+const FRONTIER_TARGET: usize = 2000;
+
+/// The parallel search: the top of the tree serially down to `split`, the subtrees below
+/// by the threads (see the module documentation).
+pub(super) struct Parallel<'a> {
+    root: Search<'a>,
+    pub(super) blank: usize,
+    pub(super) md: u32,
+    /// The frontier depth of the last iteration (the next starts near it).
+    pub(super) split: u32,
+    pub(super) c: Counters,
+}
+
+impl<'a> Parallel<'a> {
+    /// The top of the tree at `bound`, cut at a depth deepened until it has enough
+    /// subtrees (or until deeper cuts would give fewer: near the bound most nodes are
+    /// pruned); whether the top itself generated a goal.
+    pub(super) fn top(&mut self, bound: u32, limit: u64) -> (Search<'a>, bool) {
+        self.split = self.split.saturating_sub(2).max(1);
+        let mut best_top: Option<(Search, bool)> = None;
+        loop {
+            let mut top = self.fresh(bound, limit);
+            top.split = self.split;
+            let first = top.first_orientation();
+            let found = top.run(self.blank, 0, self.md, top.start_state(), first);
+            if found || top.c.limit_reached {
+                return (top, found);
+            }
+            if let Some((prev, _)) = &best_top
+                && top.frontier.len() <= prev.frontier.len()
+            {
+                self.split -= 1;
+                return best_top.take().expect("kept");
+            }
+            if top.frontier.len() >= FRONTIER_TARGET || self.split >= bound {
+                return (top, found);
+            }
+            best_top = Some((top, found));
+            self.split += 1;
+        }
+    }
+
+    /// A search from the start at `bound` with no counts yet, giving up when about to
+    /// expand node number `limit + 1`.
+    pub(super) fn fresh(&self, bound: u32, limit: u64) -> Search<'a> {
+        let mut s = self.root.clone();
+        s.bound = bound;
+        s.next_bound = u32::MAX;
+        s.c = Counters {
+            generated: 0,
+            limit,
+            ..Counters::new(None)
+        };
+        s
+    }
+
+    /// The iteration at `bound` searched serially, expanding at most `limit` nodes: the
+    /// one whose limit falls inside it, so that it stops at the node the serial search
+    /// stops at.
+    pub(super) fn serial(&mut self, bound: u32, limit: u64) -> Iteration {
+        let mut s = self.fresh(bound, limit);
+        let found = s.run(
+            self.blank,
+            0,
+            self.md,
+            s.start_state(),
+            s.first_orientation(),
+        );
+        self.add(s.c.generated, s.c.expanded, s.c.max_depth);
+        self.c.limit_reached = s.c.limit_reached;
+        Iteration {
+            found: found.then(|| s.path[..s.found_len].to_vec()),
+            next_bound: s.next_bound,
+        }
+    }
+
+    /// Searches the subtrees of `frontier` at `bound` on the current rayon pool, in
+    /// depth-first order from a shared counter; the subtrees after the first one holding a
+    /// goal are abandoned. Returns each subtree's result (`None`: abandoned) and the index
+    /// of the first holding a goal (usize::MAX: none); `None` when together they would
+    /// expand more than `limit` nodes (the search then stops early, its results unused).
+    fn subtrees(
+        &self,
+        frontier: &[Frontier],
+        bound: u32,
+        limit: u64,
+    ) -> Option<(Vec<Option<Sub>>, usize)> {
+        let best = AtomicUsize::new(usize::MAX);
+        let next = AtomicUsize::new(0);
+        let spent = AtomicU64::new(0);
+        let over = AtomicBool::new(false);
+        let results: Vec<Mutex<Option<Sub>>> =
+            (0..frontier.len()).map(|_| Mutex::new(None)).collect();
+        let threads = rayon::current_num_threads().max(1);
+        rayon::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| {
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        if i >= frontier.len() || i > best.load(Relaxed) {
+                            break;
+                        }
+                        let sub = self.subtree(&frontier[i], bound, limit, &best, i);
+                        let total = spent.fetch_add(sub.expanded, Relaxed) + sub.expanded;
+                        if sub.limit_reached || total > limit {
+                            // Every subtree after the first gives up at its next node.
+                            over.store(true, Relaxed);
+                            best.store(0, Relaxed);
+                        }
+                        *results[i].lock().expect("no panics while holding") = Some(sub);
+                    }
+                });
+            }
+        });
+        if over.load(Relaxed) {
+            return None;
+        }
+        let results = results
+            .into_iter()
+            .map(|r| r.into_inner().expect("no panics"))
+            .collect();
+        Some((results, best.load(Relaxed)))
+    }
+
+    /// The search below frontier node `i`, given up when a subtree before it holds a goal.
+    fn subtree(
+        &self,
+        node: &Frontier,
+        bound: u32,
+        limit: u64,
+        best: &AtomicUsize,
+        i: usize,
+    ) -> Sub {
+        let mut s = self.fresh(bound, limit);
+        s.cells = node.cells;
+        s.pats[..node.pats.len()].clone_from_slice(&node.pats);
+        s.path[..node.path.len()].copy_from_slice(&node.path);
+        s.cancel = Some((best, i));
+        let g = node.path.len() as u32;
+        let found = s.run(node.blank, g, node.md, node.state, node.first);
+        if found {
+            best.fetch_min(i, Relaxed);
+        }
+        Sub {
+            found: found.then(|| s.path[..s.found_len].to_vec()),
+            generated: s.c.generated,
+            expanded: s.c.expanded,
+            next_bound: s.next_bound,
+            max_depth: s.c.max_depth,
+            limit_reached: s.c.limit_reached,
+        }
+    }
+
+    fn add(&mut self, generated: u64, expanded: u64, max_depth: u32) {
+        self.c.generated += generated;
+        self.c.expanded += expanded;
+        self.c.max_depth = self.c.max_depth.max(max_depth);
+    }
+}
+
+impl Iterate for Parallel<'_> {
+    fn iterate(&mut self, bound: u32) -> Iteration {
+        // The expansions left before the limit: an iteration that would pass it is
+        // searched again serially, to stop exactly where the serial search stops.
+        let limit = self.c.limit.saturating_sub(self.c.expanded);
+        let (mut top, top_found) = self.top(bound, limit);
+        if top.c.limit_reached {
+            return self.serial(bound, limit);
+        }
+        let frontier = std::mem::take(&mut top.frontier);
+        let Some((results, first_goal)) = self.subtrees(&frontier, bound, limit - top.c.expanded)
+        else {
+            return self.serial(bound, limit);
+        };
+        let mut found = None;
+        if first_goal != usize::MAX {
+            // Serial order: the top up to subtree `first_goal`, the subtrees before it
+            // in full, and that subtree up to its goal.
+            let node = &frontier[first_goal];
+            self.add(node.generated, node.expanded, 0);
+            for sub in results.into_iter().take(first_goal + 1) {
+                let sub = sub.expect("searched");
+                self.add(sub.generated, sub.expanded, sub.max_depth);
+                found = found.or(sub.found);
+            }
+            return Iteration {
+                found,
+                next_bound: u32::MAX,
+            };
+        }
+        self.add(top.c.generated, top.c.expanded, top.c.max_depth);
+        let mut next_bound = top.next_bound;
+        for sub in results {
+            let sub = sub.expect("searched");
+            self.add(sub.generated, sub.expanded, sub.max_depth);
+            next_bound = next_bound.min(sub.next_bound);
+        }
+        if top_found {
+            found = Some(top.path[..top.found_len].to_vec());
+        }
+        Iteration { found, next_bound }
+    }
+
+    fn counters(&mut self) -> &mut Counters {
+        &mut self.c
+    }
+}
+
+/// The same search as [`super::solve`] (no expansion limit), with the subtrees below a frontier
+/// depth searched by the threads of the current rayon pool. The counts and the solution
+/// are those of [`super::solve`] (see the module documentation).
+pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaResult {
+    solve_parallel_with(start, h, order, Options::default(), Control::default())
+}
+
+/// [`solve_parallel`] with [`Options`] and under a [`Control`]: the counts and the
+/// solution are those of [`super::solve_with`] with the same options and control. An
+/// iteration that would pass the expansion limit is searched again serially up to it, so
+/// the search stops at the very node the serial one stops at.
+pub fn solve_parallel_with(
+    start: &Board,
+    h: &PdbHeuristic,
+    order: MoveOrder,
+    options: Options,
+    control: Control,
+) -> IdaResult {
+    assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
+    let root = Search::new(h, start, order, options);
+    let (md, h0, moves) = (root.md(), root.h0(), root.moves);
+    let mut p = Parallel {
+        root,
+        blank: start.blank(),
+        md,
+        split: 2,
+        c: Counters::new(control.expand_limit),
+    };
+    crate::tiles::deepen::deepen(&mut p, h0, md == 0, &moves, control)
+}
