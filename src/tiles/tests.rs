@@ -13,7 +13,7 @@ use crate::util::rng::rng_from_seed;
 use rand::RngExt;
 
 /// A random walk of `steps` blank moves from `from` (never undoing the last move).
-fn random_walk(from: &Board, steps: usize, seed: u64) -> Board {
+pub(super) fn random_walk(from: &Board, steps: usize, seed: u64) -> Board {
     let mut rng = rng_from_seed(seed);
     let mut b = *from;
     let mut prev: Option<Board> = None;

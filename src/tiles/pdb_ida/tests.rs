@@ -5,26 +5,11 @@ use super::super::heuristic::Heuristic;
 use super::super::ida;
 use super::super::instances::InstanceSet;
 use super::super::pdb::tests::heuristic;
+use super::super::tests::random_walk;
 use super::*;
 use crate::util::rng::rng_from_seed;
 use rand::RngExt;
 use std::time::Instant;
-
-fn random_walk(from: &Board, steps: usize, seed: u64) -> Board {
-    let mut rng = rng_from_seed(seed);
-    let mut b = *from;
-    let mut prev = None;
-    for _ in 0..steps {
-        let succ: Vec<Board> = b
-            .successors(MoveOrder::default())
-            .map(|(n, _, _)| n)
-            .filter(|n| Some(*n) != prev)
-            .collect();
-        prev = Some(b);
-        b = succ[rng.random_range(0..succ.len())];
-    }
-    b
-}
 
 fn replay(start: &Board, moves: &[Dir]) -> Vec<Board> {
     let mut b = *start;
