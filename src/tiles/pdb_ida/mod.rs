@@ -68,6 +68,7 @@ pub use parallel::{solve_parallel, solve_parallel_with};
 use patterns::{Old, Patterns};
 use search::Search;
 
+/// The most patterns a partition has: a tile each at most.
 const MAX_GROUPS: usize = MAX_CELLS;
 
 /// How the search reads a table: by perfect rank from the packed table, by cells from its

@@ -1,6 +1,6 @@
 //! A state's patterns in one orientation, kept move by move: each pattern's tile
 //! cells, rank and stored value, and their sum, read from the packed tables, their
-//! spread copies or the zero-aware tables; with the undo records that restore them.
+//! spread copies or the zero-aware tables, and restored when the search returns.
 
 use super::{KIND, MAX_GROUPS, SPREAD, ZERO};
 use crate::tiles::board::MAX_CELLS;
