@@ -33,6 +33,12 @@
 //! moves, pruned or not, read a quarter of a cache line and that table, and allocate
 //! nothing. A sequence that equals the empty one (a cycle) or a shorter one is pruned by
 //! the same rule.
+//!
+//! **Made minimal.** The Aho–Corasick automaton has states that no sequence of moves can
+//! tell apart (every sequence from them bans the same cells at each step); Moore's
+//! partition refinement merges them, which prunes the same paths with a quarter fewer
+//! states on the 5 × 5 board (59,735 of 79,376 at depth 14, 349,557 of 471,775 at 16,
+//! 1,918,680 of 2,603,776 at 18).
 
 use super::board::{Dir, MAX_CELLS, Shape};
 use rayon::prelude::*;
@@ -40,16 +46,18 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::VecDeque;
 
 /// The machine's depth unless a search asks for another ([`Fsm::for_shape`]). On the
-/// 5 × 5 board: 64,211 sequences, an automaton of 79,376 states (1.3 MB), built in 3 s on
-/// two cores. On the eight easiest of Korf & Felner's 24-puzzles with the 6-6-6-6 tables
-/// (measured 2026-11-24, with 16-byte states) it gave the fastest search: depth 12
-/// generated 3.72·10⁹ nodes in 171 s, 14 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its
-/// 9.4 MB automaton no longer fits the cache). With the default `pdb:6-6-6-6x4` on the
-/// fifteen easiest (2026-11-28, each run followed by depth 14's): depth 16 (471,775
-/// states, 15 MB, built in 24 s) generated 4.63·10⁹ nodes, 9% fewer than 14's 5.08·10⁹,
-/// in 238 s of search against 232 s (with the 16-byte states, 7.5 MB, 249 s against
-/// 246 s on 2026-11-28); depth 18 (1,391,384 sequences, 2,603,776 states,
-/// 83 MB, built in 150 s with 6 GB) 4.30·10⁹, 15% fewer, in 327 s against 243 s.
+/// 5 × 5 board: 64,211 sequences, a machine of 59,735 states (0.96 MB; 79,376 states and
+/// 1.3 MB before it was made minimal), built in 3 s on two cores. On the eight easiest of
+/// Korf & Felner's 24-puzzles with the 6-6-6-6 tables (measured 2026-11-24, with 16-byte
+/// states) it gave the fastest search: depth 12 generated 3.72·10⁹ nodes in 171 s, 14
+/// 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its 9.4 MB automaton no longer fits the
+/// cache). With the default `pdb:6-6-6-6x4` on the fifteen easiest (2026-11-28, each run
+/// followed by depth 14's; the automata not yet made minimal): depth 16 (471,775 states,
+/// 15 MB, built in 24 s) generated 4.63·10⁹ nodes, 9% fewer than 14's 5.08·10⁹, in 238 s
+/// of search against 232 s (with the 16-byte states, 7.5 MB, 249 s against 246 s on
+/// 2026-11-28); depth 18 (1,391,384 sequences, 2,603,776 states, 83 MB, built in 150 s with
+/// 6 GB) 4.30·10⁹, 15% fewer, in 327 s against 243 s. Made minimal, depth 16's machine is
+/// 349,557 states (5.6 MB), still no faster (README, "What bounds this search").
 pub const DEFAULT_DEPTH: usize = 14;
 
 /// The deepest machine a search may ask for: on the 5 × 5 board, depth 18 takes 150 s
@@ -151,6 +159,11 @@ impl Fsm {
 
     /// The machine for sequences of up to `depth` moves (at most [`MAX_DEPTH`]) on `shape`.
     pub fn build(shape: Shape, depth: usize) -> Fsm {
+        Fsm::build_with(shape, depth, true)
+    }
+
+    /// [`Self::build`], the automaton made minimal or not (to test that it prunes the same).
+    fn build_with(shape: Shape, depth: usize, minimise: bool) -> Fsm {
         let depth = depth.min(MAX_DEPTH);
         let found: Vec<(u8, Seq)> = (0..shape.cells())
             .into_par_iter()
@@ -184,15 +197,19 @@ impl Fsm {
         }
         trie.link();
         let (masks, ids) = distinct(&trie.banned);
-        let state_bits = (trie.next.len() as u32)
-            .next_power_of_two()
-            .trailing_zeros();
+        let next = if minimise {
+            minimal_machine(&trie.next, &ids)
+        } else {
+            let out = |n: &[u32; 4]| n.map(|s| ids[s as usize]);
+            trie.next.iter().map(|n| (*n, out(n))).collect()
+        };
+        let state_bits = (next.len() as u32).next_power_of_two().trailing_zeros();
         assert!(
             masks.len() <= 1 << (32 - state_bits),
             "a machine of depth {depth} is too large"
         );
-        let table = (trie.next.iter())
-            .map(|next| Entry(next.map(|n| n | ids[n as usize] << state_bits)))
+        let table = (next.iter())
+            .map(|&(next, out)| Entry(std::array::from_fn(|d| next[d] | out[d] << state_bits)))
             .collect();
         Fsm {
             table,
@@ -229,7 +246,7 @@ impl Fsm {
     }
 
     /// Asks the processor to bring state `s`'s entry into its caches, for a node whose
-    /// moves are generated soon (the 1.3 MB machine of the 24-puzzle does not fit the
+    /// moves are generated soon (the 0.96 MB machine of the 24-puzzle does not fit the
     /// first two levels of cache). A hint: no effect on what the program computes.
     #[inline(always)]
     pub fn prefetch(&self, s: u32) {
@@ -249,6 +266,41 @@ impl Fsm {
         ((banned >> cell) & 1 == 0).then_some(state)
     }
 }
+
+/// The minimal machine equivalent to the automaton `next` whose move `d` from state `s`
+/// reaches a state with mask `ids[next[s][d]]` (Moore's partition refinement): two states
+/// are merged when every sequence of moves from them bans the same cells at each step.
+/// Returns each state's moves in the minimal machine; the start state stays state 0.
+fn minimal_machine(next: &[[u32; 4]], ids: &[u32]) -> Vec<Moves> {
+    let out: Vec<[u32; 4]> = next.iter().map(|n| n.map(|s| ids[s as usize])).collect();
+    let mut class: Vec<u32> = vec![0; next.len()];
+    let mut count = 1;
+    loop {
+        let mut place: HashMap<([u32; 4], [u32; 4]), u32> = HashMap::default();
+        let refined: Vec<u32> = (0..next.len())
+            .map(|s| {
+                let key = (out[s], next[s].map(|n| class[n as usize]));
+                let fresh = place.len() as u32;
+                *place.entry(key).or_insert(fresh)
+            })
+            .collect();
+        let refined_count = place.len();
+        class = refined;
+        if refined_count == count {
+            break;
+        }
+        count = refined_count;
+    }
+    let mut machine = vec![([0; 4], [0; 4]); count];
+    for s in 0..next.len() {
+        let c = class[s] as usize;
+        machine[c] = (next[s].map(|n| class[n as usize]), out[s]);
+    }
+    machine
+}
+
+/// A state's four moves: for each, the next state and the place of its mask.
+type Moves = ([u32; 4], [u32; 4]);
 
 /// The distinct values of `banned`, the empty mask first, and each one's place among them.
 fn distinct(banned: &[u32]) -> (Vec<u32>, Vec<u32>) {
@@ -431,12 +483,35 @@ mod tests {
     }
 
     #[test]
+    fn the_minimal_machine_prunes_what_the_automaton_prunes() {
+        // The same paths kept from three cells, each a little past the machine's depth,
+        // by a machine a fifth smaller.
+        let cases = [
+            (3, 3, 10, 14, (250, 318)),
+            (4, 4, 10, 13, (1291, 1631)),
+            (5, 5, 8, 11, (161, 201)),
+        ];
+        for (w, h, depth, paths, states) in cases {
+            let shape = Shape::new(w, h).unwrap();
+            let minimal = Fsm::build_with(shape, depth, true);
+            let automaton = Fsm::build_with(shape, depth, false);
+            assert_eq!(minimal.sequences, automaton.sequences);
+            assert_eq!((minimal.states(), automaton.states()), states, "{w}x{h}");
+            for cell in [0, shape.cells() / 2, shape.cells() - 1] {
+                let kept = reached(shape, cell, paths, Some(&minimal));
+                assert_eq!(kept, reached(shape, cell, paths, Some(&automaton)));
+            }
+        }
+    }
+
+    #[test]
     fn the_24_puzzles_machine_is_the_documented_one() {
-        // DEFAULT_DEPTH's documentation: 64,211 sequences, 79,376 states of 16 bytes.
+        // DEFAULT_DEPTH's documentation: 64,211 sequences, 59,735 states of 16 bytes
+        // (79,376 in the automaton before it is made minimal).
         // Counted before the minimality check ran in parallel; the parallel build keeps it.
         let fsm = Fsm::build(Shape::new(5, 5).unwrap(), DEFAULT_DEPTH);
-        assert_eq!((fsm.sequences, fsm.states()), (64_211, 79_376));
-        assert_eq!(fsm.bytes(), 79_376 * 16 + 176 * 4);
+        assert_eq!((fsm.sequences, fsm.states()), (64_211, 59_735));
+        assert_eq!(fsm.bytes(), 59_735 * 16 + 176 * 4);
     }
 
     #[test]
