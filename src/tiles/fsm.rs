@@ -197,11 +197,13 @@ impl Fsm {
         }
         trie.link();
         let (masks, ids) = distinct(&trie.banned);
+        let moves: Vec<Moves> = (trie.next.iter())
+            .map(|n| (*n, n.map(|s| ids[s as usize])))
+            .collect();
         let next = if minimise {
-            minimal_machine(&trie.next, &ids)
+            minimal_machine(&moves)
         } else {
-            let out = |n: &[u32; 4]| n.map(|s| ids[s as usize]);
-            trie.next.iter().map(|n| (*n, out(n))).collect()
+            moves
         };
         let state_bits = (next.len() as u32).next_power_of_two().trailing_zeros();
         assert!(
@@ -267,19 +269,17 @@ impl Fsm {
     }
 }
 
-/// The minimal machine equivalent to the automaton `next` whose move `d` from state `s`
-/// reaches a state with mask `ids[next[s][d]]` (Moore's partition refinement): two states
-/// are merged when every sequence of moves from them bans the same cells at each step.
-/// Returns each state's moves in the minimal machine; the start state stays state 0.
-fn minimal_machine(next: &[[u32; 4]], ids: &[u32]) -> Vec<Moves> {
-    let out: Vec<[u32; 4]> = next.iter().map(|n| n.map(|s| ids[s as usize])).collect();
-    let mut class: Vec<u32> = vec![0; next.len()];
+/// The minimal machine equivalent to the automaton whose states' moves are `moves`
+/// (Moore's partition refinement): two states are merged when every sequence of moves from
+/// them bans the same cells at each step. The start state stays state 0.
+fn minimal_machine(moves: &[Moves]) -> Vec<Moves> {
+    let mut class: Vec<u32> = vec![0; moves.len()];
     let mut count = 1;
     loop {
-        let mut place: HashMap<([u32; 4], [u32; 4]), u32> = HashMap::default();
-        let refined: Vec<u32> = (0..next.len())
-            .map(|s| {
-                let key = (out[s], next[s].map(|n| class[n as usize]));
+        let mut place: HashMap<Moves, u32> = HashMap::default();
+        let refined: Vec<u32> = (moves.iter())
+            .map(|(next, out)| {
+                let key = (*out, next.map(|n| class[n as usize]));
                 let fresh = place.len() as u32;
                 *place.entry(key).or_insert(fresh)
             })
@@ -292,9 +292,8 @@ fn minimal_machine(next: &[[u32; 4]], ids: &[u32]) -> Vec<Moves> {
         count = refined_count;
     }
     let mut machine = vec![([0; 4], [0; 4]); count];
-    for s in 0..next.len() {
-        let c = class[s] as usize;
-        machine[c] = (next[s].map(|n| class[n as usize]), out[s]);
+    for (&c, (next, out)) in class.iter().zip(moves) {
+        machine[c as usize] = (next.map(|n| class[n as usize]), *out);
     }
     machine
 }
