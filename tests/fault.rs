@@ -1,6 +1,6 @@
-//! Faults a run must survive: kill -9 at random (seeded) moments, then the same command
-//! to completion, gives the same text in every non-timing column of results.csv and
-//! anytime.csv as an uninterrupted run, with one journal record per run; a full disk
+//! Faults a run must survive: kill -9 or Ctrl-C at random (seeded) moments, then the
+//! same command to completion, gives the same text in every non-timing column of
+//! results.csv and anytime.csv as an uninterrupted run, with one journal record per run; a full disk
 //! (a small tmpfs, where the machine lets us mount one) is exit 2 with the path, and
 //! leaves no temporary file.
 
@@ -48,6 +48,19 @@ impl Moments {
 
 #[test]
 fn kill_9_at_random_moments_then_resume_gives_the_same_tables() {
+    stopped_at_random_moments_then_resumed(None);
+}
+
+#[test]
+fn ctrl_c_at_random_moments_then_resume_gives_the_same_tables() {
+    stopped_at_random_moments_then_resumed(Some("-INT"));
+}
+
+/// Stops the sweep five times at seeded moments, with SIGKILL (`None`) or the signal
+/// given to `kill`, then runs it to the end: the tables are those of a run never
+/// stopped. A signal the program handles ends it with exit code 130 and a last line
+/// saying how many runs it kept (or, landing after the last run, changes nothing).
+fn stopped_at_random_moments_then_resumed(signal: Option<&str>) {
     let whole = tempfile::tempdir().unwrap();
     let started = std::time::Instant::now();
     let out = command(whole.path()).output().unwrap();
@@ -64,8 +77,23 @@ fn kill_9_at_random_moments_then_resume_gives_the_same_tables() {
     for _ in 0..5 {
         let mut child = command(killed.path()).spawn().unwrap();
         std::thread::sleep(Duration::from_millis(moments.next_ms(span)));
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
+        let Some(signal) = signal else {
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            continue;
+        };
+        let out = common::signal(child, signal);
+        let err = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(130) => assert!(
+                err.lines()
+                    .last()
+                    .is_some_and(|l| l.starts_with("searchlab: interrupted: ")
+                        && l.ends_with("; the same command computes the rest")),
+                "{err}"
+            ),
+            code => assert_eq!(code, Some(0), "{err}"),
+        }
     }
     let rest = command(killed.path()).output().unwrap();
     assert!(

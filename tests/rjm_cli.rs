@@ -274,3 +274,39 @@ fn exact_proves_the_longest_paths_of_small_sizes() {
         assert_user_error(&run(bad, ""), "");
     }
 }
+
+#[test]
+fn exact_stopped_by_ctrl_c_prints_what_it_proved() {
+    // 7×7 does not finish in minutes; Ctrl-C (SIGINT) ends it as a time limit would:
+    // the interval it proved and a maze of the longest length found, exit code 0.
+    use std::process::{Command, Stdio};
+    let child = Command::new(env!("CARGO_BIN_EXE_searchlab"))
+        .args(["rjm", "exact", "--size", "7"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let out = common::signal(child, "-INT");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.starts_with("searchlab: stopping: the search ends and prints what it proved"),
+        "{stderr}"
+    );
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("7x7: the longest shortest path is 45 to ")
+            && first.contains("(search stopped after "),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.lines().count(),
+        8,
+        "the line and a 7×7 maze: {stdout}"
+    );
+}

@@ -2,6 +2,8 @@
 //! checkpoints in the journal's checkpoint log (at most one every tenth of a second), and
 //! the same command run again resumes at the next threshold and writes the same results
 //! (timing columns aside) as a run never interrupted, serial or searched on all threads.
+//! Ctrl-C (SIGINT) stops it cleanly: exit code 130, one line saying what was kept, and
+//! the same resumption.
 
 mod common;
 
@@ -60,10 +62,20 @@ fn nexts(log: &Path) -> Vec<u64> {
         .collect()
 }
 
-/// Runs `config` (experiment `resume`) once whole and once killed mid-search and run
+/// How a run is stopped mid-search.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    /// SIGKILL: the process ends at once, its last checkpoint where it was.
+    Kill,
+    /// SIGINT (Ctrl-C): the search stops at its next poll, the process exits with code
+    /// 130 and one line saying what it kept.
+    Interrupt,
+}
+
+/// Runs `config` (experiment `resume`) once whole and once stopped mid-search and run
 /// again: the second resumes at its next threshold with the same results (timing
 /// columns aside). Returns the results' rows.
-fn killed_and_resumed(config: &str) -> Vec<std::collections::HashMap<String, String>> {
+fn killed_and_resumed(config: &str, stop: Stop) -> Vec<std::collections::HashMap<String, String>> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("resume.toml");
     std::fs::write(&path, config).unwrap();
@@ -87,15 +99,33 @@ fn killed_and_resumed(config: &str) -> Vec<std::collections::HashMap<String, Str
 
     // Killed (SIGKILL) once the checkpoint log has a line: mid-search.
     let log = cut.join("resume/runs.checkpoints.jsonl");
-    let mut child = searchlab(&config, &cut).spawn().unwrap();
+    let mut child = searchlab(&config, &cut)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let started = Instant::now();
     while lines(&log).is_empty() {
         assert!(child.try_wait().unwrap().is_none(), "killed before the end");
         assert!(started.elapsed() < Duration::from_secs(300));
         std::thread::sleep(Duration::from_millis(5));
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    match stop {
+        Stop::Kill => {
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
+        Stop::Interrupt => {
+            let out = common::signal(child, "-INT");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(130), "{err}");
+            let last = err.lines().last().unwrap_or_default();
+            assert!(
+                last.starts_with("searchlab: interrupted: 0 of the 1 runs of resume")
+                    && last.ends_with("the same command computes the rest"),
+                "{err}"
+            );
+        }
+    }
     let before = nexts(&log);
     assert!(!before.is_empty());
     assert!(
@@ -118,15 +148,30 @@ fn killed_and_resumed(config: &str) -> Vec<std::collections::HashMap<String, Str
 
 #[test]
 fn a_killed_ida_run_resumes_at_its_next_threshold_with_the_same_results() {
-    let rows = killed_and_resumed(CONFIG);
+    let rows = killed_and_resumed(CONFIG, Stop::Kill);
     assert_eq!(rows[0]["generated"], "276361933", "Korf's count");
     assert_eq!(rows[0]["solution_length"], "57");
 }
 
 #[test]
+fn an_interrupted_ida_run_stops_cleanly_and_resumes_with_the_same_results() {
+    let rows = killed_and_resumed(CONFIG, Stop::Interrupt);
+    assert_eq!(rows[0]["generated"], "276361933", "Korf's count");
+}
+
+#[test]
 fn a_killed_parallel_run_resumes_with_the_serial_searchs_results() {
-    // The machine's pruning searches on both threads (threads_per_run = 0); killed and
-    // resumed, it ends with the counts of the same search run serially, never killed.
+    parallel_resumes_as_serial(Stop::Kill);
+}
+
+#[test]
+fn an_interrupted_parallel_run_resumes_with_the_serial_searchs_results() {
+    parallel_resumes_as_serial(Stop::Interrupt);
+}
+
+/// The machine's pruning searches on both threads (threads_per_run = 0); stopped and
+/// resumed, it ends with the counts of the same search run serially, never stopped.
+fn parallel_resumes_as_serial(stop: Stop) {
     let config = CONFIG
         .replace(
             "algorithm = \"ida\"",
@@ -136,7 +181,7 @@ fn a_killed_parallel_run_resumes_with_the_serial_searchs_results() {
             "move_order = \"ULRD\"",
             "move_order = \"ULRD\"\npruning = \"fsm\"",
         );
-    let parallel = killed_and_resumed(&config);
+    let parallel = killed_and_resumed(&config, stop);
     let dir = tempfile::tempdir().unwrap();
     let serial = dir.path().join("serial.toml");
     std::fs::write(

@@ -113,7 +113,10 @@ impl ExecArgs {
     /// The pipeline's options: the threads, the output folder, and the run environment
     /// (each domain's cache folder: its environment variable, else `<out>/<folder>`).
     fn options(&self, domains: &[Domain]) -> Options {
-        let mut env = RunEnv::default();
+        let mut env = RunEnv {
+            cancel: crate::util::cancel::on_interrupt(crate::pipeline::execute::RUNS_STOP),
+            ..RunEnv::default()
+        };
         for d in domains {
             if let Some(c) = d.runner.cache {
                 env.caches

@@ -23,7 +23,7 @@ use crate::pipeline::recorded::{Recorded, create_dir, file_name, recorded_runs};
 use crate::pipeline::results::write_tables;
 use crate::pipeline::runner::{RunContext, RunObserver};
 use crate::pipeline::shard::Shard;
-use crate::util::cancel::Cancel;
+use crate::util::cancel::{Cancel, Interrupted, is_interrupted};
 use crate::util::memo::Memo;
 use anyhow::Context;
 use polars::prelude::DataFrame;
@@ -36,6 +36,10 @@ use std::time::{Duration, Instant};
 /// How often tables are rewritten while runs go on.
 const FLUSH_EVERY: Duration = Duration::from_secs(5);
 
+/// What the commands that run experiments say of a stop request ([`RunEnv::cancel`] set
+/// by [`crate::util::cancel::on_interrupt`]).
+pub const RUNS_STOP: &str = "no new run starts, and the runs under way stop at their next checkpoint or finish; finished runs are kept";
+
 /// What the runs of one process share, given by the command line and passed to every
 /// run in its [`RunContext`].
 #[derive(Clone)]
@@ -44,6 +48,9 @@ pub struct RunEnv {
     pub caches: BTreeMap<String, PathBuf>,
     /// The memory budget of the runs going on at once, shared evenly between them.
     pub memory: u64,
+    /// The stop request: once set, no run is started, runs that look at it stop (their
+    /// checkpoints kept, not recorded as finished), and the experiment ends with
+    /// [`Interrupted`] once the runs under way are in.
     pub cancel: Arc<Cancel>,
     pub memo: Arc<Memo>,
 }
@@ -434,6 +441,9 @@ pub fn compute(
                 todo.par_iter()
                     .enumerate()
                     .for_each_with(tx, |tx, (i, run)| {
+                        if env.cancel.is_cancelled() {
+                            return;
+                        }
                         let observer = Observer {
                             progress,
                             checkpoints,
@@ -465,9 +475,12 @@ pub fn compute(
                     })
             })
         });
-        let mut last_flush = Instant::now();
+        let (mut last_flush, mut finished) = (Instant::now(), 0);
         for (i, out) in rx {
             let run = todo[i];
+            if out.as_ref().is_err_and(is_interrupted) {
+                continue;
+            }
             let out = out.with_context(|| {
                 format!(
                     "run {} of {} ({})",
@@ -483,6 +496,7 @@ pub fn compute(
                 )
             })?;
             done.insert(run.key.clone(), out);
+            finished += 1;
             stage.inc();
             if last_flush.elapsed() >= FLUSH_EVERY {
                 journal.flush()?;
@@ -492,6 +506,17 @@ pub fn compute(
         }
         journal.flush().map_err(|e| {
             crate::util::error::environment_error(e, &journal_path.display().to_string())
-        })
+        })?;
+        if !env.cancel.is_cancelled() {
+            return Ok(());
+        }
+        checkpoint(done)?;
+        Err(Interrupted(format!(
+            "{finished} of the {} runs of {} to compute finished and are kept in {}; the same command computes the rest",
+            todo.len(),
+            plan.experiment,
+            journal_path.display()
+        ))
+        .into())
     })
 }

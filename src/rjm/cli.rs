@@ -3,7 +3,7 @@
 
 use crate::local_search::{Acceptance, Schedule, Settings};
 use crate::rjm::text::{format_evaluation, format_maze, parse_maze};
-use crate::rjm::{Maze, landscape::optimize, runner};
+use crate::rjm::{Maze, exact, landscape::optimize, runner};
 use crate::util::prompt::value_or_ask;
 use crate::util::rng::{fresh_seed, rng_from_seed};
 use clap::{Args, Subcommand};
@@ -352,7 +352,16 @@ fn exact(size: usize, seconds: Option<f64>) -> anyhow::Result<String> {
         .find(|r| r.size == size)
         .map(|r| r.length as u32);
     let started = std::time::Instant::now();
-    let mut e = crate::rjm::exact::solve(size, known.unwrap_or(0), seconds);
+    let stop = crate::util::cancel::on_interrupt("the search ends and prints what it proved");
+    let meter = crate::util::meter::Meter::new("subtrees", exact::subtrees(size) as u64);
+    let tell = |best: u32| meter.advance(&format!("longest known: {best} moves"));
+    let watch = exact::Watch {
+        seconds,
+        stop: Some(&stop),
+        on_subtree: Some(&tell),
+    };
+    let mut e = exact::solve_watched(size, known.unwrap_or(0), &watch);
+    meter.finish();
     let seconds = started.elapsed().as_secs_f64();
     if let Some(k) = known.filter(|&k| k > e.longest) {
         // Stopped before meeting a maze as long as the stored one, which exists.

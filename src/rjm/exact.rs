@@ -12,10 +12,11 @@
 //! the two cells the start reaches take their jumps as an ordered pair (a ≤ b), the pair
 //! with a < b counting twice.
 //!
-//! With a time limit the search stops early and returns the best upper bound it proved:
-//! the largest bound of the subtrees it did not finish.
+//! With a time limit or at a stop request ([`Watch`]) the search stops early and returns
+//! the best upper bound it proved: the largest bound of the subtrees it did not finish.
 
 use super::maze::{Maze, max_jump};
+use crate::util::cancel::Cancel;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
@@ -96,6 +97,8 @@ struct Search<'a> {
     best: &'a AtomicU32,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
+    /// The user's stop request, looked at with the deadline.
+    cancel: Option<&'a Cancel>,
     dist: [u8; CELLS],
     jump: [u8; CELLS],
     queue: [u8; CELLS],
@@ -218,7 +221,9 @@ impl<'a> Search<'a> {
     }
 
     fn check_time(&self) {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cancel.is_some_and(Cancel::is_cancelled)
+        {
             self.stop.store(true, Ordering::Relaxed);
         }
     }
@@ -259,6 +264,7 @@ fn run_task(
     task: Task,
     best: &AtomicU32,
     stop: &AtomicBool,
+    watch: &Watch,
     deadline: Option<Instant>,
 ) -> Outcome {
     let mut s = Search {
@@ -266,6 +272,7 @@ fn run_task(
         best,
         stop,
         deadline,
+        cancel: watch.stop,
         dist: [UNSEEN; CELLS],
         jump: [0; CELLS],
         queue: [0; CELLS],
@@ -327,13 +334,50 @@ impl Exact {
 /// pruned at once. With `seconds`, the search stops after that long and says what it
 /// proved.
 pub fn solve(size: usize, lower: u32, seconds: Option<f64>) -> Exact {
+    solve_watched(
+        size,
+        lower,
+        &Watch {
+            seconds,
+            ..Watch::default()
+        },
+    )
+}
+
+/// What watches an exhaustive search beyond its bound: when it stops, and who hears of
+/// its progress.
+#[derive(Default)]
+pub struct Watch<'a> {
+    /// A time limit: the search stops after that long and says what it proved.
+    pub seconds: Option<f64>,
+    /// A stop request, which ends the search as the time limit does.
+    pub stop: Option<&'a Cancel>,
+    /// Called after each of the search's [`subtrees`] with the longest path found so
+    /// far.
+    pub on_subtree: Option<&'a (dyn Fn(u32) + Sync)>,
+}
+
+/// How many subtrees the search of `size`×`size` mazes is split into (the jumps of the
+/// start and of the two cells it reaches), done in parallel.
+pub fn subtrees(size: usize) -> usize {
+    tasks(&Tables::new(size)).len()
+}
+
+/// [`solve`] under a [`Watch`].
+pub fn solve_watched(size: usize, lower: u32, watch: &Watch) -> Exact {
     let t = Tables::new(size);
     let best = AtomicU32::new(lower);
     let stop = AtomicBool::new(false);
-    let deadline = seconds.map(|s| Instant::now() + std::time::Duration::from_secs_f64(s));
+    let deadline = (watch.seconds).map(|s| Instant::now() + std::time::Duration::from_secs_f64(s));
     let outcomes: Vec<Outcome> = tasks(&t)
         .into_par_iter()
-        .map(|task| run_task(&t, task, &best, &stop, deadline))
+        .map(|task| {
+            let outcome = run_task(&t, task, &best, &stop, watch, deadline);
+            if let Some(tell) = watch.on_subtree {
+                tell(best.load(Ordering::Relaxed).max(outcome.0));
+            }
+            outcome
+        })
         .collect();
     let longest = outcomes.iter().map(|o| o.0).max().unwrap_or(0);
     let count = outcomes

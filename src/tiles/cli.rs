@@ -14,6 +14,7 @@ use crate::tiles::ida::{self, IdaResult};
 use crate::tiles::instances::InstanceSet;
 use crate::tiles::solve::{Problem, moves_of};
 use crate::tiles::{pdb, pdb_ida};
+use crate::util::cancel::on_interrupt;
 use crate::{user_bail, user_error};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -499,13 +500,30 @@ fn solve_pdb(
         }
         None => pdb::PdbHeuristic::manhattan(goal),
     };
-    let control = Control::limited(a.expand_limit);
+    let stop = on_interrupt(SEARCH_STOPS);
+    let control = Control {
+        expand_limit: a.expand_limit,
+        stop: Some(&stop),
+        ..Control::default()
+    };
     let r = if a.parallel {
         pdb_ida::solve_parallel_with(start, &h, order, options, control)
     } else {
         pdb_ida::solve_with(start, &h, order, options, control)
     };
-    let mut s = format::ida_block(start, &r);
+    ida_text(a, start, &r)
+}
+
+/// What `tiles solve` says of a stop request while IDA* searches.
+const SEARCH_STOPS: &str = "the search ends within a second";
+
+/// `tiles solve`'s output for an IDA* result: its block, and its moves when asked for;
+/// an interrupted search is an error saying what it had done.
+fn ida_text(a: &SolveArgs, start: &Board, r: &IdaResult) -> anyhow::Result<String> {
+    if r.interrupted {
+        return Err(r.interruption().into());
+    }
+    let mut s = format::ida_block(start, r);
     if a.show_moves
         && let Some(m) = &r.moves
     {
@@ -550,17 +568,17 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
     Ok(match a.algorithm {
         Algorithm::Ida => {
             let r = if start.blanks() == 1 {
-                ida::solve(&start, &goal, heuristic, order, a.expand_limit)
+                let stop = on_interrupt(SEARCH_STOPS);
+                let control = Control {
+                    expand_limit: a.expand_limit,
+                    stop: Some(&stop),
+                    ..Control::default()
+                };
+                ida::solve_with(&start, &goal, heuristic, order, control)
             } else {
                 generic_ida(&problem, a.expand_limit)
             };
-            let mut s = format::ida_block(&start, &r);
-            if a.show_moves
-                && let Some(m) = &r.moves
-            {
-                s.push_str(&moves_line(m));
-            }
-            s
+            ida_text(a, &start, &r)?
         }
         Algorithm::Bfs | Algorithm::Dfs => {
             let o = if a.algorithm == Algorithm::Bfs {
@@ -615,6 +633,7 @@ pub fn generic_ida(problem: &Problem, expand_limit: Option<u64>) -> IdaResult {
         expanded: o.stats.expanded,
         max_depth: o.stats.max_frontier as u32,
         limit_reached: o.limit_reached,
+        interrupted: false,
         seconds: started.elapsed().as_secs_f64(),
     }
 }
@@ -737,6 +756,7 @@ fn batch_runs(
     let plan = crate::pipeline::plan::plan(&config, &[&runner])?;
     let mut opts = crate::pipeline::execute::Options::new(&a.out);
     opts.jobs = crate::pipeline::execute::cap_jobs("--threads", a.threads.unwrap_or(0));
+    opts.env.cancel = on_interrupt(crate::pipeline::execute::RUNS_STOP);
     opts.env
         .caches
         .insert("tiles".into(), cache_dir(a.cache.as_deref(), &a.out));

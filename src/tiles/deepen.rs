@@ -20,6 +20,7 @@
 //! every iteration starts from the start node with nothing carried over but the counts.
 
 use super::board::{Dir, MAX_CELLS, MoveOrder, Shape};
+use crate::util::cancel::Cancel;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -36,12 +37,26 @@ pub struct IdaResult {
     pub max_depth: u32,
     /// True when the search stopped at its expansion limit.
     pub limit_reached: bool,
+    /// True when the search stopped at a stop request, in the middle of an iteration (the
+    /// last one in `thresholds`; the counts include its part searched).
+    pub interrupted: bool,
     pub seconds: f64,
 }
 
 impl IdaResult {
     pub fn solution_length(&self) -> Option<usize> {
         self.moves.as_ref().map(Vec::len)
+    }
+
+    /// What an interrupted search had done, as the error that ends its run or command.
+    pub fn interruption(&self) -> crate::util::cancel::Interrupted {
+        let done = self.thresholds.len().saturating_sub(1);
+        crate::util::cancel::Interrupted(format!(
+            "IDA* stopped in its iteration at threshold {}, after {} iterations completed and {} generated nodes",
+            self.thresholds.last().copied().unwrap_or(self.h0),
+            done,
+            self.generated
+        ))
     }
 
     pub fn thresholds_text(&self) -> String {
@@ -65,21 +80,60 @@ pub struct Counters {
     pub expanded: u64,
     /// Deepest path examined.
     pub max_depth: u32,
-    /// The search gives up when about to expand node number `limit + 1`.
+    /// The search calls [`Self::at_limit`] when about to expand node number `limit + 1`:
+    /// at the expansion limit or, with a stop request, sooner, to look at it (the one
+    /// test an expansion pays for both).
     pub limit: u64,
+    /// The search gives up when about to expand node number `expand_limit + 1`.
+    pub expand_limit: u64,
+    /// The search stopped: at its expansion limit, or at a stop request (`interrupted`).
     pub limit_reached: bool,
+    pub interrupted: bool,
 }
+
+/// Expansions between two looks at a stop request: a few hundredths of a second.
+pub const POLL_EVERY: u64 = 1 << 20;
 
 impl Counters {
     /// The counts before the start node is searched: the start counts as generated.
     pub fn new(expand_limit: Option<u64>) -> Counters {
+        let limit = expand_limit.unwrap_or(u64::MAX);
         Counters {
             generated: 1,
             expanded: 0,
             max_depth: 0,
-            limit: expand_limit.unwrap_or(u64::MAX),
+            limit,
+            expand_limit: limit,
             limit_reached: false,
+            interrupted: false,
         }
+    }
+
+    /// Sets where the search next calls [`Self::at_limit`]: [`POLL_EVERY`] expansions
+    /// ahead when it has a stop request to look at (`polled`), else at the limit.
+    pub fn schedule(&mut self, polled: bool) {
+        self.limit = match polled {
+            true => self
+                .expand_limit
+                .min(self.expanded.saturating_add(POLL_EVERY)),
+            false => self.expand_limit,
+        };
+    }
+
+    /// Whether the search stops here, where `expanded` has reached `limit`: at the
+    /// expansion limit, or when `stop` was requested (both set `limit_reached`, which the
+    /// searches unwind on; the second also `interrupted`). Otherwise the next look is
+    /// scheduled.
+    #[cold]
+    #[inline(never)]
+    pub fn at_limit(&mut self, stop: Option<&Cancel>) -> bool {
+        if self.expanded < self.expand_limit && !stop.is_some_and(Cancel::is_cancelled) {
+            self.schedule(stop.is_some());
+            return false;
+        }
+        self.interrupted = self.expanded < self.expand_limit;
+        self.limit_reached = true;
+        true
     }
 }
 
@@ -158,11 +212,15 @@ pub struct Checkpoint {
     pub max_depth: u32,
 }
 
-/// How a run is controlled: its expansion limit, where it resumes, and who is told of
-/// each iteration completed.
+/// How a run is controlled: its expansion limit, where it resumes, who is told of each
+/// iteration completed, and the stop request it looks at.
 #[derive(Default)]
 pub struct Control<'a> {
     pub expand_limit: Option<u64>,
+    /// A stop request, looked at every [`POLL_EVERY`] expansions: the search then stops
+    /// in the middle of its iteration ([`IdaResult::interrupted`]), its last checkpoint
+    /// the one to resume from.
+    pub stop: Option<&'a Cancel>,
     /// A checkpoint of this same search (same start, heuristic and order); one whose
     /// first threshold is not the start's h is ignored.
     pub resume: Option<Checkpoint>,
@@ -203,6 +261,7 @@ pub fn deepen<S: Iterate>(
         thresholds = c.thresholds;
         bound = c.next;
     }
+    search.counters().schedule(control.stop.is_some());
     let mut on_iteration = control.on_iteration;
     if at_goal {
         thresholds.push(h0);
@@ -242,7 +301,8 @@ pub fn deepen<S: Iterate>(
         generated: c.generated,
         expanded: c.expanded,
         max_depth: c.max_depth,
-        limit_reached: c.limit_reached,
+        limit_reached: c.limit_reached && !c.interrupted,
+        interrupted: c.interrupted,
         seconds: started.elapsed().as_secs_f64(),
     }
 }

@@ -22,6 +22,7 @@ use super::board::{Board, MAX_CELLS, MoveOrder};
 pub use super::deepen::IdaResult;
 use super::deepen::{Control, Counters, Iterate, Iteration, MAX_PATH, Moves, NONE};
 use super::heuristic::{Heuristic, Tables};
+use crate::util::cancel::Cancel;
 
 /// One move of the blank, as the Manhattan search needs it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -64,6 +65,8 @@ struct Search<'a> {
     lc: u32,
     found_len: usize,
     path: [u8; MAX_PATH],
+    /// The run's stop request, looked at every [`super::deepen::POLL_EVERY`] expansions.
+    stop: Option<&'a Cancel>,
 }
 
 impl Search<'_> {
@@ -164,8 +167,7 @@ impl Search<'_> {
         blank: usize,
         prev: usize,
     ) -> Option<(usize, usize, usize)> {
-        if LIMITED && self.c.expanded >= self.c.limit {
-            self.c.limit_reached = true;
+        if LIMITED && self.c.expanded >= self.c.limit && self.c.at_limit(self.stop) {
             return None;
         }
         self.c.expanded += 1;
@@ -248,8 +250,7 @@ impl Search<'_> {
         lc: u32,
         prev: usize,
     ) -> bool {
-        if self.c.expanded >= self.c.limit {
-            self.c.limit_reached = true;
+        if self.c.expanded >= self.c.limit && self.c.at_limit(self.stop) {
             return false;
         }
         self.c.expanded += 1;
@@ -420,6 +421,7 @@ impl<'a> Search<'a> {
             min_tight_md: u32::MAX,
             found_len: 0,
             path: [0; MAX_PATH],
+            stop: None,
         };
         if heuristic.linear() {
             for line in 0..t.lines() {
@@ -466,6 +468,7 @@ pub fn solve_with(
     let t = Tables::new(goal);
     let mut s = Search::new(&t, start, heuristic, order);
     s.c = Counters::new(control.expand_limit);
+    s.stop = control.stop;
     let h0 = t.evaluate(&start.cells, heuristic);
     let (at_goal, moves) = (s.md == 0, s.moves);
     super::deepen::deepen(&mut s, h0, at_goal, &moves, control)

@@ -266,17 +266,24 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
     let goal = Board::default_goal(inst.board.shape(), 1);
     let name = params.str("heuristic")?;
     // An iteration completed is a checkpoint (a run killed resumes at the next one),
-    // recorded when CHECKPOINT_EVERY has passed since the last: short runs write none.
-    let mut last = Instant::now();
+    // recorded when CHECKPOINT_EVERY has passed since the last: short runs write none,
+    // but a run stopped by a stop request records the last it passed over.
+    let write = |c: &Checkpoint| {
+        let state = serde_json::to_value(c).expect("a checkpoint is plain numbers");
+        ctx.observer.checkpoint(&state);
+    };
+    let (mut last, mut unwritten) = (Instant::now(), None);
     let mut record = |c: &Checkpoint| {
         if last.elapsed() >= CHECKPOINT_EVERY {
-            let state = serde_json::to_value(c).expect("a checkpoint is plain numbers");
-            ctx.observer.checkpoint(&state);
-            last = Instant::now();
+            write(c);
+            (last, unwritten) = (Instant::now(), None);
+        } else {
+            unwritten = Some(c.clone());
         }
     };
     let control = Control {
         expand_limit: limit,
+        stop: Some(ctx.cancel),
         resume: ctx
             .resume
             .and_then(|v| serde_json::from_value(v.clone()).ok()),
@@ -330,6 +337,12 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
             )
         }
     };
+    if r.interrupted {
+        if let Some(c) = &unwritten {
+            write(c);
+        }
+        return Err(r.interruption().into());
+    }
     Ok(RunOutput::of(TilesMetrics {
         h0: r.h0,
         optimal: Some(u64::from(inst.optimal)),

@@ -1,7 +1,8 @@
 //! Errors that are the user's to fix, told apart from failures of the program.
 //!
 //! Bad input (a malformed file, an unknown config key, an out-of-range value) is a
-//! [`UserError`]: `main` prints its one line on stderr and exits with code 2. Anything
+//! [`UserError`]: `main` prints its one line on stderr and exits with code 2. Work ended
+//! by Ctrl-C or SIGTERM ([`super::cancel::Interrupted`]) exits with code 130. Anything
 //! else that reaches `main` is a failure of the program or the machine (exit code 1).
 
 use std::fmt;
@@ -35,9 +36,16 @@ macro_rules! user_bail {
     };
 }
 
-/// The process exit code for an error: 2 for the user's input, 1 for everything else.
+/// The process exit code for an error: 2 for the user's input, 130 for work stopped by
+/// a stop request, 1 for everything else.
 pub fn exit_code(err: &anyhow::Error) -> i32 {
-    if is_user_error(err) { 2 } else { 1 }
+    if is_user_error(err) {
+        2
+    } else if super::cancel::is_interrupted(err) {
+        super::cancel::EXIT_CODE
+    } else {
+        1
+    }
 }
 
 /// True when any error in the chain is a [`UserError`].

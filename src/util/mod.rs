@@ -3,8 +3,8 @@
 //! studies ([`catalog`]), user errors and exit codes ([`error`]), arrays on huge pages
 //! ([`huge`]), reading input with
 //! limits ([`input`]), values computed once per process ([`memo`]), memory budgets
-//! ([`memory`]), number formatting ([`numfmt`]), progress notes that `--quiet` silences
-//! ([`notice`]), the assignments' interactive prompts ([`prompt`]), seeded generators
+//! ([`memory`]), a count of a long command's work done ([`meter`]), number formatting
+//! ([`numfmt`]), progress notes that `--quiet` silences ([`notice`]), the assignments' interactive prompts ([`prompt`]), seeded generators
 //! ([`rng`]) and UTC timestamps ([`timestamp`]).
 
 pub mod atomic;
@@ -15,6 +15,7 @@ pub mod huge;
 pub mod input;
 pub mod memo;
 pub mod memory;
+pub mod meter;
 pub mod notice;
 pub mod numfmt;
 pub mod prompt;

@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests: run the binary with arguments and stdin,
 //! run a config of the project, read a results CSV, check a user error, make a small
-//! project folder with a study.
+//! project folder with a study, stop a running one with a signal.
 
 #![allow(dead_code)]
 
@@ -206,4 +206,13 @@ pub fn computed(stdout: &str) -> usize {
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{stdout}"))
+}
+
+/// Sends `signal` (as `kill` takes it: "-INT", "-TERM") to a running `searchlab`, and
+/// waits for it to end.
+pub fn signal(child: std::process::Child, signal: &str) -> std::process::Output {
+    let pid = child.id().to_string();
+    let sent = Command::new("kill").args([signal, &pid]).status();
+    assert!(sent.is_ok_and(|s| s.success()), "kill {signal} {pid}");
+    child.wait_with_output().expect("the child's output")
 }

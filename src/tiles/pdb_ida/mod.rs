@@ -239,8 +239,9 @@ pub fn solve_with(
 }
 
 /// The serial search `s` of `start`, iteration after iteration.
-fn deepen_serial(mut s: Search, start: &Board, control: Control) -> IdaResult {
+fn deepen_serial<'a, 'c: 'a>(mut s: Search<'a>, start: &Board, control: Control<'c>) -> IdaResult {
     s.c = Counters::new(control.expand_limit);
+    s.stop = control.stop;
     let (md, h0, moves) = (s.md(), s.h0(), s.moves);
     let mut serial = Serial {
         s,

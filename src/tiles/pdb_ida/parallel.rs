@@ -6,6 +6,7 @@ use super::{Options, Patterns, Search};
 use crate::tiles::board::{Board, MoveOrder};
 use crate::tiles::deepen::{Control, Counters, IdaResult, Iterate, Iteration};
 use crate::tiles::pdb::PdbHeuristic;
+use crate::util::cancel::Cancel;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
@@ -36,6 +37,8 @@ struct Sub {
     pub(super) max_depth: u32,
     /// It stopped at its expansion limit.
     pub(super) limit_reached: bool,
+    /// It stopped at the run's stop request.
+    pub(super) interrupted: bool,
 }
 
 /// The number of frontier nodes the parallel search aims at per iteration.
@@ -89,9 +92,9 @@ impl<'a> Parallel<'a> {
         s.next_bound = u32::MAX;
         s.c = Counters {
             generated: 0,
-            limit,
-            ..Counters::new(None)
+            ..Counters::new(Some(limit))
         };
+        s.c.schedule(s.stop.is_some());
         s
     }
 
@@ -109,6 +112,7 @@ impl<'a> Parallel<'a> {
         );
         self.add(s.c.generated, s.c.expanded, s.c.max_depth);
         self.c.limit_reached = s.c.limit_reached;
+        self.c.interrupted = s.c.interrupted;
         Iteration {
             found: found.then(|| s.path[..s.found_len].to_vec()),
             next_bound: s.next_bound,
@@ -118,18 +122,15 @@ impl<'a> Parallel<'a> {
     /// Searches the subtrees of `frontier` at `bound` on the current rayon pool, in
     /// depth-first order from a shared counter; the subtrees after the first one holding a
     /// goal are abandoned. Returns each subtree's result (`None`: abandoned) and the index
-    /// of the first holding a goal (usize::MAX: none); `None` when together they would
-    /// expand more than `limit` nodes (the search then stops early, its results unused).
-    fn subtrees(
-        &self,
-        frontier: &[Frontier],
-        bound: u32,
-        limit: u64,
-    ) -> Option<(Vec<Option<Sub>>, usize)> {
+    /// of the first holding a goal (usize::MAX: none); [`Subtrees::Over`] when together
+    /// they would expand more than `limit` nodes, [`Subtrees::Stopped`] at the run's stop
+    /// request (the search then stops early, its results unused).
+    fn subtrees(&self, frontier: &[Frontier], bound: u32, limit: u64) -> Subtrees {
         let best = AtomicUsize::new(usize::MAX);
         let next = AtomicUsize::new(0);
         let spent = AtomicU64::new(0);
         let over = AtomicBool::new(false);
+        let stopped = AtomicBool::new(false);
         let results: Vec<Mutex<Option<Sub>>> =
             (0..frontier.len()).map(|_| Mutex::new(None)).collect();
         let threads = rayon::current_num_threads().max(1);
@@ -143,7 +144,11 @@ impl<'a> Parallel<'a> {
                         }
                         let sub = self.subtree(&frontier[i], bound, limit, &best, i);
                         let total = spent.fetch_add(sub.expanded, Relaxed) + sub.expanded;
-                        if sub.limit_reached || total > limit {
+                        if sub.interrupted || self.root.stop.is_some_and(Cancel::is_cancelled) {
+                            // Every subtree under way gives up at its next node.
+                            stopped.store(true, Relaxed);
+                            best.store(0, Relaxed);
+                        } else if sub.limit_reached || total > limit {
                             // Every subtree after the first gives up at its next node.
                             over.store(true, Relaxed);
                             best.store(0, Relaxed);
@@ -153,14 +158,17 @@ impl<'a> Parallel<'a> {
                 });
             }
         });
+        if stopped.load(Relaxed) {
+            return Subtrees::Stopped;
+        }
         if over.load(Relaxed) {
-            return None;
+            return Subtrees::Over;
         }
         let results = results
             .into_iter()
             .map(|r| r.into_inner().expect("no panics"))
             .collect();
-        Some((results, best.load(Relaxed)))
+        Subtrees::Searched(results, best.load(Relaxed))
     }
 
     /// The search below frontier node `i`, given up when a subtree before it holds a goal.
@@ -189,6 +197,7 @@ impl<'a> Parallel<'a> {
             next_bound: s.next_bound,
             max_depth: s.c.max_depth,
             limit_reached: s.c.limit_reached,
+            interrupted: s.c.interrupted,
         }
     }
 
@@ -203,15 +212,19 @@ impl Iterate for Parallel<'_> {
     fn iterate(&mut self, bound: u32) -> Iteration {
         // The expansions left before the limit: an iteration that would pass it is
         // searched again serially, to stop exactly where the serial search stops.
-        let limit = self.c.limit.saturating_sub(self.c.expanded);
+        let limit = self.c.expand_limit.saturating_sub(self.c.expanded);
         let (mut top, top_found) = self.top(bound, limit);
+        if top.c.interrupted {
+            return self.stopped();
+        }
         if top.c.limit_reached {
             return self.serial(bound, limit);
         }
         let frontier = std::mem::take(&mut top.frontier);
-        let Some((results, first_goal)) = self.subtrees(&frontier, bound, limit - top.c.expanded)
-        else {
-            return self.serial(bound, limit);
+        let (results, first_goal) = match self.subtrees(&frontier, bound, limit - top.c.expanded) {
+            Subtrees::Searched(results, first_goal) => (results, first_goal),
+            Subtrees::Over => return self.serial(bound, limit),
+            Subtrees::Stopped => return self.stopped(),
         };
         let mut found = None;
         if first_goal != usize::MAX {
@@ -247,6 +260,30 @@ impl Iterate for Parallel<'_> {
     }
 }
 
+impl Parallel<'_> {
+    /// The iteration given up at the run's stop request (its counts not added: the run
+    /// resumes from the last checkpoint).
+    fn stopped(&mut self) -> Iteration {
+        self.c.limit_reached = true;
+        self.c.interrupted = true;
+        Iteration {
+            found: None,
+            next_bound: u32::MAX,
+        }
+    }
+}
+
+/// What the threads made of an iteration's subtrees ([`Parallel::subtrees`]).
+enum Subtrees {
+    /// Each subtree's result (`None`: abandoned) and the index of the first holding a
+    /// goal (usize::MAX: none).
+    Searched(Vec<Option<Sub>>, usize),
+    /// Together they would pass the expansion limit.
+    Over,
+    /// The run's stop request came.
+    Stopped,
+}
+
 /// The same search as [`super::solve`] (no expansion limit), with the subtrees below a frontier
 /// depth searched by the threads of the current rayon pool. The counts and the solution
 /// are those of [`super::solve`] (see the module documentation).
@@ -266,7 +303,8 @@ pub fn solve_parallel_with(
     control: Control,
 ) -> IdaResult {
     assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
-    let root = Search::new(h, start, order, options);
+    let mut root = Search::new(h, start, order, options);
+    root.stop = control.stop;
     let (md, h0, moves) = (root.md(), root.h0(), root.moves);
     let mut p = Parallel {
         root,

@@ -12,6 +12,7 @@ use crate::tiles::board::{Board, MAX_CELLS, MoveOrder};
 use crate::tiles::deepen::{Counters, MAX_PATH, Moves, NONE};
 use crate::tiles::fsm::{Fsm, Pruning};
 use crate::tiles::pdb::{PdbHeuristic, Spread};
+use crate::util::cancel::Cancel;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// What a child's lookups changed: the orientations updated (a bit each) and each one's
@@ -88,6 +89,9 @@ pub(super) struct Search<'a> {
     /// known to hold a goal; the search gives up when the latter drops below the former.
     pub(super) cancel: Option<(&'a AtomicUsize, usize)>,
     pub(super) cancelled: bool,
+    /// The run's stop request, looked at every [`crate::tiles::deepen::POLL_EVERY`]
+    /// expansions ([`Counters::at_limit`]).
+    pub(super) stop: Option<&'a Cancel>,
     /// The lean search's frames, one a depth ([`lean`]); empty until it runs.
     pub(super) frames: Vec<lean::Frame>,
     /// Whether [`Self::run`] may search with [`lean`] where it fits (the tests compare).
@@ -150,6 +154,7 @@ impl<'a> Search<'a> {
             frontier: Vec::new(),
             cancel: None,
             cancelled: false,
+            stop: None,
             frames: Vec::new(),
             lean: true,
         };
@@ -234,11 +239,11 @@ impl<'a> Search<'a> {
         });
     }
 
-    /// True when the expansion limit is reached or a subtree before this one holds a goal.
+    /// True when the expansion limit is reached, a stop was requested, or a subtree
+    /// before this one holds a goal.
     #[inline(always)]
     pub(super) fn halted(&mut self) -> bool {
-        if self.c.expanded >= self.c.limit {
-            self.c.limit_reached = true;
+        if self.c.expanded >= self.c.limit && self.c.at_limit(self.stop) {
             return true;
         }
         if let Some((best, me)) = self.cancel

@@ -267,7 +267,7 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
             let control = || Control {
                 expand_limit,
                 resume,
-                on_iteration: None,
+                ..Control::default()
             };
             pool.install(|| solve_parallel_with(&start, &h, MoveOrder::KORF, options, control()))
         };
@@ -319,6 +319,69 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
             );
         }
     }
+}
+
+#[test]
+fn a_stop_request_ends_the_search_within_a_poll_and_it_resumes_as_if_never_stopped() {
+    // Korf's instance 1 with Manhattan distance, the stop asked for when the first
+    // iteration of a million expansions is complete: the next one is several times
+    // larger, so the stop comes in its middle.
+    use super::super::deepen::POLL_EVERY;
+    use crate::util::cancel::Cancel;
+    let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
+    let h = PdbHeuristic::manhattan(&goal);
+    let start = InstanceSet::Korf100.instance(1).unwrap().board;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let options = Options {
+        pruning: Pruning::Fsm,
+        ..Options::default()
+    };
+    // Each search: the stop request, and the checkpoint at which it was set.
+    let stopped = |search: &dyn Fn(Control) -> IdaResult| {
+        let (stop, mut at) = (Cancel::default(), None);
+        let mut watch = |c: &Checkpoint| {
+            if c.expanded >= POLL_EVERY && at.is_none() {
+                stop.cancel();
+                at = Some(c.clone());
+            }
+        };
+        let r = search(Control {
+            stop: Some(&stop),
+            on_iteration: Some(&mut watch),
+            ..Control::default()
+        });
+        let at = at.expect("an iteration of a million expansions");
+        assert!(r.interrupted && !r.limit_reached && r.moves.is_none());
+        assert_eq!(r.thresholds.len(), at.thresholds.len() + 1);
+        (r, at)
+    };
+    // Serially, it stops within one poll of the next iteration.
+    let serial = |c: Control| solve_with(&start, &h, MoveOrder::KORF, options, c);
+    let (r, at) = stopped(&serial);
+    assert!(r.expanded > at.expanded && r.expanded <= at.expanded + POLL_EVERY);
+    // The Manhattan-only search too.
+    let manhattan =
+        |c: Control| ida::solve_with(&start, &goal, Heuristic::Manhattan, MoveOrder::KORF, c);
+    let (m, m_at) = stopped(&manhattan);
+    assert!(m.expanded > m_at.expanded && m.expanded <= m_at.expanded + POLL_EVERY);
+    // In parallel, between subtrees or at a poll, adding nothing of the iteration.
+    let parallel = |c: Control| solve_parallel_with(&start, &h, MoveOrder::KORF, options, c);
+    let (p, p_at) = pool.install(|| stopped(&parallel));
+    assert_eq!((p.generated, p.expanded), (p_at.generated, p_at.expanded));
+    // Resumed from the checkpoint, it ends as a search never stopped.
+    let full = serial(Control::default());
+    let resumed = serial(Control {
+        resume: Some(at),
+        ..Control::default()
+    });
+    assert_eq!(resumed.solution_length(), Some(57));
+    assert_eq!(
+        (resumed.generated, resumed.expanded, &resumed.thresholds),
+        (full.generated, full.expanded, &full.thresholds)
+    );
 }
 
 #[test]
