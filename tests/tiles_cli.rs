@@ -1,5 +1,6 @@
 //! `searchlab tiles` as a user meets it: bad input gives one line on stderr and exit
-//! code 2 (never a panic); `census` prints the 8-puzzle's published table.
+//! code 2 (never a panic); `census` prints the 8-puzzle's published table; Ctrl-C ends a
+//! long search with one line and exit code 130.
 
 mod common;
 
@@ -591,4 +592,35 @@ fn zero_aware_tables_solve_from_the_command_line() {
         &solve_text(&goal.join(" "), &[&zero9[..], &["--width", "4"]].concat()),
         "a zero-aware table of 9 tiles on 12 cells",
     );
+}
+
+#[test]
+fn ctrl_c_stops_a_long_solve_with_what_it_had_done() {
+    // Korf's instance 88 (65 moves) takes IDA* with Manhattan distance billions of nodes;
+    // Ctrl-C ends it within a second: exit code 130 and one line, serial and parallel.
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    writeln!(f, "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4").unwrap();
+    for extra in [&[][..], &["--pruning", "fsm", "--parallel"]] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_searchlab"))
+            .args(["tiles", "solve", f.path().to_str().unwrap()])
+            .args(extra)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let started = std::time::Instant::now();
+        let out = common::signal(child, "-INT");
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty(), "{extra:?}");
+        let last = err.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("searchlab: interrupted: IDA* stopped in its iteration at threshold ")
+                && last.ends_with(" generated nodes"),
+            "{extra:?}: {err}"
+        );
+    }
 }

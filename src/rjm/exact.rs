@@ -368,7 +368,9 @@ pub fn solve_watched(size: usize, lower: u32, watch: &Watch) -> Exact {
     let t = Tables::new(size);
     let best = AtomicU32::new(lower);
     let stop = AtomicBool::new(false);
-    let deadline = (watch.seconds).map(|s| Instant::now() + std::time::Duration::from_secs_f64(s));
+    let deadline = watch
+        .seconds
+        .map(|s| Instant::now() + std::time::Duration::from_secs_f64(s));
     let outcomes: Vec<Outcome> = tasks(&t)
         .into_par_iter()
         .map(|task| {

@@ -14,7 +14,7 @@ use crate::tiles::ida::{self, IdaResult};
 use crate::tiles::instances::InstanceSet;
 use crate::tiles::solve::{Problem, moves_of};
 use crate::tiles::{pdb, pdb_ida};
-use crate::util::cancel::on_interrupt;
+use crate::util::cancel::{Cancel, on_interrupt};
 use crate::{user_bail, user_error};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -501,11 +501,7 @@ fn solve_pdb(
         None => pdb::PdbHeuristic::manhattan(goal),
     };
     let stop = on_interrupt(SEARCH_STOPS);
-    let control = Control {
-        expand_limit: a.expand_limit,
-        stop: Some(&stop),
-        ..Control::default()
-    };
+    let control = control(a, &stop);
     let r = if a.parallel {
         pdb_ida::solve_parallel_with(start, &h, order, options, control)
     } else {
@@ -516,6 +512,15 @@ fn solve_pdb(
 
 /// What `tiles solve` says of a stop request while IDA* searches.
 const SEARCH_STOPS: &str = "the search ends within a second";
+
+/// `tiles solve`'s control of IDA*: its expansion limit, and `stop` (Ctrl-C).
+fn control<'a>(a: &SolveArgs, stop: &'a Cancel) -> Control<'a> {
+    Control {
+        expand_limit: a.expand_limit,
+        stop: Some(stop),
+        ..Control::default()
+    }
+}
 
 /// `tiles solve`'s output for an IDA* result: its block, and its moves when asked for;
 /// an interrupted search is an error saying what it had done.
@@ -569,12 +574,7 @@ fn solve(a: &SolveArgs) -> anyhow::Result<String> {
         Algorithm::Ida => {
             let r = if start.blanks() == 1 {
                 let stop = on_interrupt(SEARCH_STOPS);
-                let control = Control {
-                    expand_limit: a.expand_limit,
-                    stop: Some(&stop),
-                    ..Control::default()
-                };
-                ida::solve_with(&start, &goal, heuristic, order, control)
+                ida::solve_with(&start, &goal, heuristic, order, control(a, &stop))
             } else {
                 generic_ida(&problem, a.expand_limit)
             };

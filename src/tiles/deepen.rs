@@ -91,7 +91,7 @@ pub struct Counters {
     pub interrupted: bool,
 }
 
-/// Expansions between two looks at a stop request: a few hundredths of a second.
+/// Expansions between two looks at a stop request: a fraction of a second.
 pub const POLL_EVERY: u64 = 1 << 20;
 
 impl Counters {
