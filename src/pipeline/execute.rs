@@ -399,6 +399,48 @@ where
     })
 }
 
+/// What every run of one [`compute`] is given: the parts of its run context.
+struct Worker<'a> {
+    plan: &'a Plan<'a>,
+    cache: Option<&'a Path>,
+    memory: u64,
+    env: &'a RunEnv,
+    progress: &'a Progress,
+    checkpoints: &'a CheckpointLog,
+    threads: usize,
+}
+
+impl Worker<'_> {
+    /// Runs `run` on the worker's threads, with its context.
+    fn run(&self, run: &Run) -> anyhow::Result<RunRecord> {
+        let observer = Observer {
+            progress: self.progress,
+            checkpoints: self.checkpoints,
+            key: &run.key,
+        };
+        let ctx = RunContext {
+            cache: self.cache,
+            memory: self.memory,
+            cancel: &self.env.cancel,
+            observer: &observer,
+            memo: &self.env.memo,
+            resume: self.checkpoints.last(&run.key),
+            threads: self.threads,
+        };
+        let out = on_threads(self.threads, || {
+            (self.plan.algorithm(run).run)(&run.params, run.seeds, &ctx)
+        })?;
+        Ok(RunRecord {
+            metrics: out
+                .metrics
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            anytime: out.anytime,
+        })
+    }
+}
+
 /// Computes `todo` (runs of `plan`, or runs made like them: a tuning's) in parallel on
 /// the options' threads (each run on the plan's threads per run), each with its run
 /// context, appending each finished run to the journal at `journal_path` (and to `done`)
@@ -429,12 +471,18 @@ pub fn compute(
         .num_threads(at_once)
         .build()?;
     let env = &opts.env;
-    let cache = env.caches.get(plan.runner.domain).map(PathBuf::as_path);
-    let memory = env.memory / at_once as u64;
-    let progress = stage.progress();
+    let worker = Worker {
+        plan,
+        cache: env.caches.get(plan.runner.domain).map(PathBuf::as_path),
+        memory: env.memory / at_once as u64,
+        env,
+        progress: stage.progress(),
+        checkpoints: &checkpoints,
+        threads: per_run,
+    };
+    let worker = &worker;
     let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<RunRecord>)>();
     let todo = &todo;
-    let checkpoints = &checkpoints;
     std::thread::scope(|scope| {
         scope.spawn(move || {
             pool.install(|| {
@@ -444,34 +492,9 @@ pub fn compute(
                         if env.cancel.is_cancelled() {
                             return;
                         }
-                        let observer = Observer {
-                            progress,
-                            checkpoints,
-                            key: &run.key,
-                        };
-                        let ctx = RunContext {
-                            cache,
-                            memory,
-                            cancel: &env.cancel,
-                            observer: &observer,
-                            memo: &env.memo,
-                            resume: checkpoints.last(&run.key),
-                            threads: per_run,
-                        };
-                        let out = on_threads(per_run, || {
-                            (plan.algorithm(run).run)(&run.params, run.seeds, &ctx)
-                        })
-                        .map(|o| RunRecord {
-                            metrics: o
-                                .metrics
-                                .into_iter()
-                                .map(|(k, v)| (k.to_string(), v))
-                                .collect(),
-                            anytime: o.anytime,
-                        });
                         // The receiver only stops listening after an error; then the
                         // remaining runs are simply not recorded.
-                        let _ = tx.send((i, out));
+                        let _ = tx.send((i, worker.run(run)));
                     })
             })
         });

@@ -295,19 +295,7 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
             let started = Instant::now();
             pdb_ida::check_options(&goal, Some(partition), &options)
                 .map_err(|e| crate::user_error!("{e}"))?;
-            // Both made once a process and counted as set-up, side by side: the pruning
-            // machine is built while the tables are loaded and spread, on a thread of its
-            // own (its parallel parts on rayon's global pool, which takes no runs, so no
-            // run waiting for the machine can be taken up by the thread building it).
-            let (h, _) = std::thread::scope(|s| {
-                let fsm = (options.pruning == Pruning::Fsm)
-                    .then(|| s.spawn(|| _ = Fsm::for_shape(goal.shape(), options.fsm_depth)));
-                let shared = pdb::shared(&goal, partition, ctx).inspect(|(h, _)| _ = h.spreads());
-                if let Some(Err(panic)) = fsm.map(|f| f.join()) {
-                    std::panic::resume_unwind(panic);
-                }
-                shared
-            })?;
+            let h = set_up(&goal, partition, &options, ctx)?;
             let setup = started.elapsed().as_secs_f64();
             let r = pdb_search(&inst.board, &h, order, options, control, ctx);
             (r, Some(setup), Some(h.bytes() as u64))
@@ -358,6 +346,29 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
         heuristic_setup_seconds: setup,
         heuristic_bytes: bytes,
     }))
+}
+
+/// The tables of `partition` towards `goal` and, with [`Pruning::Fsm`], the pruning
+/// machine, both made once a process and counted as set-up, side by side: the machine is
+/// built while the tables are loaded and spread, on a thread of its own (its parallel
+/// parts on rayon's global pool, which takes no runs, so no run waiting for the machine
+/// can be taken up by the thread building it).
+fn set_up(
+    goal: &Board,
+    partition: &str,
+    options: &pdb_ida::Options,
+    ctx: &RunContext,
+) -> anyhow::Result<std::sync::Arc<pdb::PdbHeuristic>> {
+    let (h, _) = std::thread::scope(|s| {
+        let fsm = (options.pruning == Pruning::Fsm)
+            .then(|| s.spawn(|| _ = Fsm::for_shape(goal.shape(), options.fsm_depth)));
+        let shared = pdb::shared(goal, partition, ctx).inspect(|(h, _)| _ = h.spreads());
+        if let Some(Err(panic)) = fsm.map(|f| f.join()) {
+            std::panic::resume_unwind(panic);
+        }
+        shared
+    })?;
+    Ok(h)
 }
 
 /// The IDA* with a table heuristic, on the run's threads: parallel when it has several
