@@ -201,16 +201,29 @@ impl Method {
     }
 
     /// Runs every run on `jobs` threads (the same result whatever their number) and
-    /// returns the longest maze's record (ties: the lowest run).
-    pub fn search(&self, jobs: usize) -> anyhow::Result<Option<Record>> {
+    /// returns the longest maze's record (ties: the lowest run). `on_run`, if given, is
+    /// called as each run ends with the longest path found so far (0: none yet).
+    pub fn search(
+        &self,
+        jobs: usize,
+        on_run: Option<&(dyn Fn(i64) + Sync)>,
+    ) -> anyhow::Result<Option<Record>> {
         use rayon::prelude::*;
+        use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
         let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+        let longest = AtomicI64::new(0);
         let found: Vec<Option<Record>> = pool.install(|| {
             (0..self.runs)
                 .into_par_iter()
                 .map(|i| {
                     let seed = self.run_seed(i);
-                    record(&self.run(seed), self.describe(), seed, self.iterations)
+                    let r = record(&self.run(seed), self.describe(), seed, self.iterations);
+                    let length = r.as_ref().map_or(0, |r| r.length);
+                    let so_far = longest.fetch_max(length, Relaxed).max(length);
+                    if let Some(tell) = on_run {
+                        tell(so_far);
+                    }
+                    r
                 })
                 .collect()
         });
@@ -294,8 +307,18 @@ mod tests {
             t_end: 0.2,
             seed: 9,
         };
-        let a = m.search(1).unwrap().unwrap();
-        assert_eq!(Some(a.clone()), m.search(3).unwrap());
+        let a = m.search(1, None).unwrap().unwrap();
+        // Told of each run as it ends, the longest so far ending at the best run's.
+        let told = std::sync::Mutex::new(Vec::new());
+        let tell = |longest: i64| told.lock().unwrap().push(longest);
+        assert_eq!(Some(a.clone()), m.search(3, Some(&tell)).unwrap());
+        let told = told.into_inner().unwrap();
+        assert_eq!(told.len(), 3);
+        assert!(
+            told.windows(2).all(|w| w[0] <= w[1]) && told[0] > 0,
+            "{told:?}"
+        );
+        assert_eq!(told.last(), Some(&a.length));
         check(&a).unwrap();
         // The stated seed finds the maze again.
         assert_eq!(maze_code(&m.run(a.seed)), a.maze);

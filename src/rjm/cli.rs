@@ -323,7 +323,10 @@ fn best(a: &BestArgs) -> anyhow::Result<String> {
         .into_iter()
         .find(|r| r.size == size);
     let started = std::time::Instant::now();
-    let found = method.search(jobs)?;
+    let meter = crate::util::meter::Meter::new("runs", runs);
+    let tell = |longest: i64| meter.advance(&format!("longest so far: {longest} moves"));
+    let found = method.search(jobs, Some(&tell))?;
+    meter.finish();
     let seconds = started.elapsed().as_secs_f64();
     let Some(found) = found else {
         crate::user_bail!("no run reached the goal in {seconds:.1} s (try a larger --budget)");
