@@ -57,7 +57,7 @@ use std::collections::VecDeque;
 /// of search against 232 s (with the 16-byte states, 7.5 MB, 249 s against 246 s on
 /// 2026-11-28); depth 18 (1,391,384 sequences, 2,603,776 states, 83 MB, built in 150 s with
 /// 6 GB) 4.30·10⁹, 15% fewer, in 327 s against 243 s. Made minimal, depth 16's machine is
-/// 349,557 states (5.6 MB), still no faster (README, "What bounds this search").
+/// 349,557 states (5.6 MB), still no faster (README, "Tried and not made the default").
 pub const DEFAULT_DEPTH: usize = 14;
 
 /// The deepest machine a search may ask for: on the 5 × 5 board, depth 18 takes 150 s
