@@ -39,9 +39,14 @@
 //! order) holding a goal are searched to the end, those after it are abandoned and not
 //! counted: the reported totals and the solution are exactly those of the serial search,
 //! node for node, whatever the number of threads (the abandoned work costs time only).
-//! Under an expansion limit, the threads share the expansions left; an iteration that
-//! would pass them (the top alone, or the subtrees together) is given up and searched
-//! again serially up to the limit, so the search stops at the serial search's node.
+//! Under an expansion limit, the threads share the expansions left. When the subtrees
+//! together pass them, the iteration ends as the serial search ends it: the subtrees are
+//! taken in depth-first order, those searched in full kept, the others searched again on
+//! one thread with the expansions left, until the one where the limit falls. Only where
+//! it falls in the top of the tree is the whole iteration searched again serially. So
+//! the search stops at the serial search's node, having redone a few subtrees at most
+//! (the 24-puzzle's instance 41, stopped at 2.5·10⁹ expansions on two cores, took 227 s
+//! instead of 602 s when the whole iteration was searched again, with the same counts).
 //!
 //! **Where each part lives.** This module holds the options, the serial entry points and
 //! what the parts share (how a table is read); `orientation` the sums maximised over and

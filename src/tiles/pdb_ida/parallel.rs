@@ -24,6 +24,7 @@ pub(super) struct Frontier {
     pub(super) path: Vec<u8>,
     pub(super) generated: u64,
     pub(super) expanded: u64,
+    pub(super) max_depth: u32,
     /// Its patterns in each orientation (a zero-aware value costs a walk to recompute).
     pub(super) pats: Vec<Patterns>,
 }
@@ -39,6 +40,8 @@ struct Sub {
     pub(super) limit_reached: bool,
     /// It stopped at the run's stop request.
     pub(super) interrupted: bool,
+    /// It was searched in full (not given up for a goal before it or at the limit).
+    pub(super) complete: bool,
 }
 
 /// The number of frontier nodes the parallel search aims at per iteration.
@@ -99,8 +102,8 @@ impl<'a> Parallel<'a> {
     }
 
     /// The iteration at `bound` searched serially, expanding at most `limit` nodes: the
-    /// one whose limit falls inside it, so that it stops at the node the serial search
-    /// stops at.
+    /// one whose limit falls inside the top of its tree, so that it stops at the node the
+    /// serial search stops at.
     pub(super) fn serial(&mut self, bound: u32, limit: u64) -> Iteration {
         let mut s = self.fresh(bound, limit);
         let found = s.run(
@@ -123,8 +126,9 @@ impl<'a> Parallel<'a> {
     /// depth-first order from a shared counter; the subtrees after the first one holding a
     /// goal are abandoned. Returns each subtree's result (`None`: abandoned) and the index
     /// of the first holding a goal (usize::MAX: none); [`Subtrees::Over`] when together
-    /// they would expand more than `limit` nodes, [`Subtrees::Stopped`] at the run's stop
-    /// request (the search then stops early, its results unused).
+    /// they would expand more than `limit` nodes (the subtrees under way then give up),
+    /// [`Subtrees::Stopped`] at the run's stop request (the search then stops early, its
+    /// results unused).
     fn subtrees(&self, frontier: &[Frontier], bound: u32, limit: u64) -> Subtrees {
         let best = AtomicUsize::new(usize::MAX);
         let next = AtomicUsize::new(0);
@@ -161,13 +165,13 @@ impl<'a> Parallel<'a> {
         if stopped.load(Relaxed) {
             return Subtrees::Stopped;
         }
-        if over.load(Relaxed) {
-            return Subtrees::Over;
-        }
         let results = results
             .into_iter()
             .map(|r| r.into_inner().expect("no panics"))
             .collect();
+        if over.load(Relaxed) {
+            return Subtrees::Over(results);
+        }
         Subtrees::Searched(results, best.load(Relaxed))
     }
 
@@ -198,7 +202,56 @@ impl<'a> Parallel<'a> {
             max_depth: s.c.max_depth,
             limit_reached: s.c.limit_reached,
             interrupted: s.c.interrupted,
+            complete: !(s.cancelled || s.c.limit_reached),
         }
+    }
+
+    /// The iteration whose subtrees together passed `limit` (the expansions left before
+    /// the run's limit when it began), ended where the serial search ends it: the
+    /// subtrees are taken in the serial order, each one searched in full kept as it is,
+    /// the others searched again on this thread with the expansions left, until one
+    /// reaches the limit or holds a goal. Only where the limit falls in the top of the
+    /// tree, between two subtrees, is the whole iteration searched again serially.
+    fn finish_over(
+        &mut self,
+        bound: u32,
+        limit: u64,
+        frontier: &[Frontier],
+        results: Vec<Option<Sub>>,
+    ) -> Iteration {
+        let (mut generated, mut expanded, mut max_depth) = (0, 0, 0);
+        for (k, (node, sub)) in frontier.iter().zip(results).enumerate() {
+            // The serial search's expansions when it enters subtree k.
+            let before = node.expanded + expanded;
+            if before > limit {
+                break;
+            }
+            let sub = match sub {
+                Some(sub) if sub.complete && before + sub.expanded <= limit => sub,
+                _ => {
+                    let never = AtomicUsize::new(usize::MAX);
+                    self.subtree(node, bound, limit - before, &never, k)
+                }
+            };
+            generated += sub.generated;
+            expanded += sub.expanded;
+            max_depth = max_depth.max(sub.max_depth);
+            if sub.found.is_some() || sub.limit_reached {
+                let max_depth = max_depth.max(node.max_depth);
+                self.add(
+                    node.generated + generated,
+                    node.expanded + expanded,
+                    max_depth,
+                );
+                self.c.limit_reached = sub.limit_reached;
+                self.c.interrupted = sub.interrupted;
+                return Iteration {
+                    found: sub.found,
+                    next_bound: u32::MAX,
+                };
+            }
+        }
+        self.serial(bound, limit)
     }
 
     fn add(&mut self, generated: u64, expanded: u64, max_depth: u32) {
@@ -210,8 +263,8 @@ impl<'a> Parallel<'a> {
 
 impl Iterate for Parallel<'_> {
     fn iterate(&mut self, bound: u32) -> Iteration {
-        // The expansions left before the limit: an iteration that would pass it is
-        // searched again serially, to stop exactly where the serial search stops.
+        // The expansions left before the limit: an iteration that would pass it ends
+        // exactly where the serial search stops ([`Self::finish_over`]).
         let limit = self.c.expand_limit.saturating_sub(self.c.expanded);
         let (mut top, top_found) = self.top(bound, limit);
         if top.c.interrupted {
@@ -223,7 +276,9 @@ impl Iterate for Parallel<'_> {
         let frontier = std::mem::take(&mut top.frontier);
         let (results, first_goal) = match self.subtrees(&frontier, bound, limit - top.c.expanded) {
             Subtrees::Searched(results, first_goal) => (results, first_goal),
-            Subtrees::Over => return self.serial(bound, limit),
+            Subtrees::Over(results) => {
+                return self.finish_over(bound, limit, &frontier, results);
+            }
             Subtrees::Stopped => return self.stopped(),
         };
         let mut found = None;
@@ -231,7 +286,7 @@ impl Iterate for Parallel<'_> {
             // Serial order: the top up to subtree `first_goal`, the subtrees before it
             // in full, and that subtree up to its goal.
             let node = &frontier[first_goal];
-            self.add(node.generated, node.expanded, 0);
+            self.add(node.generated, node.expanded, node.max_depth);
             for sub in results.into_iter().take(first_goal + 1) {
                 let sub = sub.expect("searched");
                 self.add(sub.generated, sub.expanded, sub.max_depth);
@@ -278,8 +333,9 @@ enum Subtrees {
     /// Each subtree's result (`None`: abandoned) and the index of the first holding a
     /// goal (usize::MAX: none).
     Searched(Vec<Option<Sub>>, usize),
-    /// Together they would pass the expansion limit.
-    Over,
+    /// Together they would pass the expansion limit: each subtree's result as it stood
+    /// (`None`: not begun).
+    Over(Vec<Option<Sub>>),
     /// The run's stop request came.
     Stopped,
 }
@@ -292,9 +348,10 @@ pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaR
 }
 
 /// [`solve_parallel`] with [`Options`] and under a [`Control`]: the counts and the
-/// solution are those of [`super::solve_with`] with the same options and control. An
-/// iteration that would pass the expansion limit is searched again serially up to it, so
-/// the search stops at the very node the serial one stops at.
+/// solution are those of [`super::solve_with`] with the same options and control. Of an
+/// iteration that would pass the expansion limit, the subtrees not searched in full
+/// before the one where the serial search reaches it are searched again serially, up to
+/// it, so the search stops at the very node the serial one stops at.
 pub fn solve_parallel_with(
     start: &Board,
     h: &PdbHeuristic,

@@ -235,6 +235,7 @@ impl<'a> Search<'a> {
             path: self.path[..g as usize].to_vec(),
             generated: self.c.generated,
             expanded: self.c.expanded,
+            max_depth: self.c.max_depth,
             pats,
         });
     }

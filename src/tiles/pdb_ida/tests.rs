@@ -289,13 +289,16 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
             limits.extend([c.expanded - 1, c.expanded, c.expanded + 1]);
         }
         let mut rng = rng_from_seed(3);
-        limits.extend((0..6).map(|_| rng.random_range(1..full.expanded)));
+        // Most fall in the last iterations, where the subtrees searched in full are kept
+        // and the others searched again up to the limit.
+        limits.extend((0..40).map(|_| rng.random_range(1..full.expanded)));
         for limit in limits {
             let (s, p) = (serial(Some(limit)), parallel(Some(limit), None));
             assert_eq!(
                 (
                     p.generated,
                     p.expanded,
+                    p.max_depth,
                     p.limit_reached,
                     &p.thresholds,
                     &p.moves
@@ -303,6 +306,7 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
                 (
                     s.generated,
                     s.expanded,
+                    s.max_depth,
                     s.limit_reached,
                     &s.thresholds,
                     &s.moves
