@@ -206,13 +206,15 @@ impl<'a> Parallel<'a> {
         }
     }
 
-    /// The iteration whose subtrees together passed `limit` (the expansions left before
-    /// the run's limit when it began), ended where the serial search ends it: the
-    /// subtrees are taken in the serial order, each one searched in full kept as it is,
-    /// the others searched again on this thread with the expansions left, until one
-    /// reaches the limit or holds a goal. Only where the limit falls in the top of the
-    /// tree, between two subtrees, is the whole iteration searched again serially.
-    fn finish_over(
+    /// The iteration whose subtrees hold a goal or together passed `limit` (the
+    /// expansions left before the run's limit when it began), ended where the serial
+    /// search ends it: the top up to a subtree, the subtrees before it in full, and that
+    /// subtree up to its goal or the limit. The subtrees are taken in the serial order,
+    /// each one searched in full kept as it is, the others (given up when the limit was
+    /// passed) searched again on this thread with the expansions left. Only where the
+    /// limit falls in the top of the tree, between two subtrees, is the whole iteration
+    /// searched again serially.
+    fn in_serial_order(
         &mut self,
         bound: u32,
         limit: u64,
@@ -264,7 +266,7 @@ impl<'a> Parallel<'a> {
 impl Iterate for Parallel<'_> {
     fn iterate(&mut self, bound: u32) -> Iteration {
         // The expansions left before the limit: an iteration that would pass it ends
-        // exactly where the serial search stops ([`Self::finish_over`]).
+        // exactly where the serial search stops ([`Self::in_serial_order`]).
         let limit = self.c.expand_limit.saturating_sub(self.c.expanded);
         let (mut top, top_found) = self.top(bound, limit);
         if top.c.interrupted {
@@ -274,29 +276,14 @@ impl Iterate for Parallel<'_> {
             return self.serial(bound, limit);
         }
         let frontier = std::mem::take(&mut top.frontier);
-        let (results, first_goal) = match self.subtrees(&frontier, bound, limit - top.c.expanded) {
-            Subtrees::Searched(results, first_goal) => (results, first_goal),
-            Subtrees::Over(results) => {
-                return self.finish_over(bound, limit, &frontier, results);
+        let results = match self.subtrees(&frontier, bound, limit - top.c.expanded) {
+            Subtrees::Searched(results, usize::MAX) => results,
+            // A goal, or the limit passed: the iteration ends where the serial search ends.
+            Subtrees::Searched(results, _) | Subtrees::Over(results) => {
+                return self.in_serial_order(bound, limit, &frontier, results);
             }
             Subtrees::Stopped => return self.stopped(),
         };
-        let mut found = None;
-        if first_goal != usize::MAX {
-            // Serial order: the top up to subtree `first_goal`, the subtrees before it
-            // in full, and that subtree up to its goal.
-            let node = &frontier[first_goal];
-            self.add(node.generated, node.expanded, node.max_depth);
-            for sub in results.into_iter().take(first_goal + 1) {
-                let sub = sub.expect("searched");
-                self.add(sub.generated, sub.expanded, sub.max_depth);
-                found = found.or(sub.found);
-            }
-            return Iteration {
-                found,
-                next_bound: u32::MAX,
-            };
-        }
         self.add(top.c.generated, top.c.expanded, top.c.max_depth);
         let mut next_bound = top.next_bound;
         for sub in results {
@@ -304,9 +291,7 @@ impl Iterate for Parallel<'_> {
             self.add(sub.generated, sub.expanded, sub.max_depth);
             next_bound = next_bound.min(sub.next_bound);
         }
-        if top_found {
-            found = Some(top.path[..top.found_len].to_vec());
-        }
+        let found = top_found.then(|| top.path[..top.found_len].to_vec());
         Iteration { found, next_bound }
     }
 
