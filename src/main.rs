@@ -6,8 +6,8 @@ fn main() {
             use clap::error::ErrorKind;
             match e.kind() {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-                    let _ = e.print();
-                    std::process::exit(0);
+                    let code = e.print().map_or_else(searchlab::cli::print_failed, |()| 0);
+                    std::process::exit(code);
                 }
                 ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                     let _ = e.print();

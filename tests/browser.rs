@@ -145,3 +145,70 @@ fn the_html_report_renders_prints_and_is_not_blank() {
         "screenshot {page} bytes against a blank page's {blank}"
     );
 }
+
+/// What each payload does when it runs: marks the page.
+const MARK: &str = "document.documentElement.dataset.pwned";
+
+#[test]
+#[ignore = "needs Chromium: cargo test --release --test browser -- --ignored"]
+fn no_payload_of_a_study_or_a_journal_runs_in_the_browser() {
+    let p = common::toy_project();
+    let out = run_in(Some(p.path()), &["run", "toy", "--quiet"], "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let payloads = [
+        format!("<script>{MARK}='script'</script>"),
+        format!("<img src=x onerror=\"{MARK}='img'\">"),
+        format!("<svg onload=\"{MARK}='svg'\"></svg>"),
+        format!("<details open ontoggle=\"{MARK}='details'\"></details>"),
+        format!("<iframe srcdoc=\"<script>parent.{MARK}='iframe'</script>\"></iframe>"),
+        format!(
+            "<object data=\"data:text/html,<script>parent.{MARK}='object'</script>\"></object>"
+        ),
+        "<meta http-equiv=\"refresh\" content=\"0;url=about:blank\">".to_string(),
+        "<base href=\"http://evil.example/\">".to_string(),
+    ]
+    .join(" ");
+    // In a journal's value, shown by a rows block.
+    let journal = p.path().join("outputs/toy/runs.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut edited = String::new();
+    for line in text.lines() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for m in v["metrics"].as_array_mut().unwrap() {
+            if m[0] == "best_maze" {
+                m[1] = payloads.clone().into();
+            }
+        }
+        edited.push_str(&format!("{v}\n"));
+    }
+    std::fs::write(&journal, edited).unwrap();
+    let quoted = payloads.replace('\\', "\\\\").replace('"', "\\\"");
+    std::fs::write(
+        p.path().join("experiments/evil.toml"),
+        format!(
+            "title = \"T {quoted}\"\nintro = \"I {quoted}\"\n\n[[question]]\ntitle = \"Q {quoted}\"\nanswer = \"A {quoted}\"\n\n\
+             [[question.block]]\nkind = \"text\"\ntext = \"X {quoted}\"\n\n\
+             [[question.block]]\nkind = \"box\"\nexperiment = \"toy\"\nx = \"decay\"\nmetric = \"best_path_length\"\ncaption = \"C {quoted}\"\n\n\
+             [[question.block]]\nkind = \"rows\"\nexperiment = \"toy\"\ncolumns = [\"replicate\", \"best_maze\"]\nsort = \"replicate\"\n"
+        ),
+    )
+    .unwrap();
+    let out = run_in(
+        Some(p.path()),
+        &["report", "--study", "evil", "--quiet"],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = p.path().join("outputs/report/evil.html");
+    let url = format!("file://{}", html.display());
+    let dom = headless(&p.path().join("profile"), &url, &["--dump-dom".into()]);
+    assert!(
+        dom.contains("data-figures=\""),
+        "the page itself loaded and its check ran"
+    );
+    assert!(!dom.contains("data-pwned"), "a payload ran: {dom}");
+    assert!(
+        dom.contains("&lt;script&gt;"),
+        "the payloads are shown as text"
+    );
+}

@@ -129,32 +129,9 @@ fn stopped_at_random_moments_then_resumed(signal: Option<&str>) {
     assert_eq!(keys.len(), 120, "one record per run");
 }
 
-/// Runs `f` with a fresh tmpfs of `size` mounted on a temporary folder; skips (with a
-/// note) where mounting is not allowed.
-fn with_tmpfs(size: &str, f: impl FnOnce(&Path)) {
-    let dir = tempfile::tempdir().unwrap();
-    let mounted = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-        .arg(dir.path())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !mounted {
-        eprintln!(
-            "note: cannot mount a tmpfs here (not root or no permission): full-disk test skipped"
-        );
-        return;
-    }
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(dir.path())));
-    let _ = Command::new("umount").arg(dir.path()).status();
-    if let Err(p) = result {
-        std::panic::resume_unwind(p);
-    }
-}
-
 #[test]
 fn a_full_disk_is_exit_2_with_the_path_and_leaves_no_temporary_file() {
-    with_tmpfs("4m", |disk| {
+    common::with_tmpfs("4m", |disk| {
         // Fill the disk to different levels, so the journal, the tables and the plots
         // each get their turn at meeting a full disk.
         let mut full = 0;

@@ -210,8 +210,9 @@ fn item6_bad_bytes_and_environment_failures_exit_2_with_what_and_where() {
     let r = run_config("quickstart", out.path(), &["--quiet"], SMALL);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stderr
-            .contains("runs.jsonl: skipped 1 damaged line(s) (line 1)"),
+        r.stderr.contains(
+            "runs.jsonl: set aside 1 damaged line (line 1: not UTF-8 text) in runs.rejected.jsonl"
+        ),
         "{}",
         r.stderr
     );
@@ -611,7 +612,10 @@ fn issue19_lock_files_and_journals_that_are_not_files_are_named() {
     std::fs::remove_dir(&lock).unwrap();
     std::fs::create_dir(dir.join("runs.jsonl")).unwrap();
     let r = run_config("quickstart", out.path(), &["--quiet"], SMALL);
-    assert_user_error(&r, "runs.jsonl: cannot read the journal: it is a folder");
+    assert_user_error(
+        &r,
+        "runs.jsonl: the journal is a folder, not a regular file",
+    );
 }
 
 #[test]

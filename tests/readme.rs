@@ -187,7 +187,7 @@ fn the_study_written_from_scratch_renders_from_an_empty_folder() {
         "{answer}"
     );
     assert!(!answer.contains("{"), "{answer}");
-    let figures = dir.path().join("outputs/report/figures");
+    let figures = dir.path().join("outputs/report/figures/maze_methods");
     let pngs = std::fs::read_dir(&figures).unwrap().filter(|e| {
         e.as_ref()
             .unwrap()

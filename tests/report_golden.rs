@@ -234,14 +234,14 @@ fn the_report_of_fixed_tables_is_the_stored_markdown() {
     let functions = Functions::default();
     let dir = tempfile::tempdir().unwrap();
     let md = searchlab::report::render(&[study], &tables(), &functions, dir.path()).unwrap();
-    assert!(dir.path().join("toy_box.png").exists());
-    assert!(dir.path().join("toy_box.svg").exists());
-    let pdf = std::fs::read(dir.path().join("toy_box.pdf")).unwrap();
+    assert!(dir.path().join("toy/toy_box.png").exists());
+    assert!(dir.path().join("toy/toy_box.svg").exists());
+    let pdf = std::fs::read(dir.path().join("toy/toy_box.pdf")).unwrap();
     assert!(
         pdf.starts_with(b"%PDF"),
         "a vector PDF beside the PNG and SVG"
     );
-    assert!(dir.path().join("toy_ecdf.png").exists());
+    assert!(dir.path().join("toy/toy_ecdf.png").exists());
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/report_golden.md");
     if std::env::var_os("SEARCHLAB_BLESS").is_some() {
         std::fs::write(&path, &md).unwrap();

@@ -63,7 +63,9 @@ fn errors_name_the_line() {
     let e = err(&STUDY.replace("\"e1\"\ngroup", "\"e3\"\ngroup"));
     assert!(e.starts_with("s.toml:8: unknown experiment \"e3\""), "{e}");
     assert!(err(&STUDY.replace("{f.count}", "{f.total}")).starts_with("s.toml:6: answer:"));
-    assert!(err(&STUDY.replace("{cmp.best.group}", "{nope.x}")).contains("nothing computes"));
+    assert!(
+        err(&STUDY.replace("{cmp.best.group}", "{nope.x}")).contains("nothing before it computes")
+    );
     let e = err(&STUDY.replace("metric = \"y\"", "metric = \"y\"\ncolour = 1"));
     assert!(e.starts_with("s.toml:"), "{e}");
     assert!(err(&STUDY.replace("kind = \"compare\"", "kind = \"pie\"")).contains("pie"));

@@ -151,6 +151,7 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         tables: &tables,
         functions: &functions,
         figures: figures.clone(),
+        link: ".".into(),
     };
     let experiments: Vec<String> = read.iter().map(|(n, _)| n.clone()).collect();
     let stem = format!(

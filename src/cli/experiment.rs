@@ -214,6 +214,7 @@ pub fn compare(domains: &[Domain], a: &CompareArgs) -> anyhow::Result<()> {
         filter: &a.filter,
         paired: &a.paired,
     };
-    print!("{}", super::compare::run(&query, &lookup)?);
+    let text = super::compare::run(&query, &lookup)?;
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
 }

@@ -33,7 +33,7 @@ enum Command {
         config: PathBuf,
         #[command(flatten)]
         exec: ExecArgs,
-        /// Override a config key, e.g. --set params.iterations=5000 or --set sweep.decay=[0.9,0.99]
+        /// Override a config key, e.g. --set params.evaluations=5000 or --set sweep.decay=[0.9,0.99]
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
     },
@@ -159,6 +159,18 @@ pub fn run(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result<()>
         .and(flushed)
         .map_err(output::stdout_failure)
         .map_err(output::clipped)
+}
+
+/// The exit code after printing help or the version failed (`--help > /dev/full`):
+/// 0 when the reader went away (a closed pipe), else the error on stderr and 2.
+pub fn print_failed(err: std::io::Error) -> i32 {
+    let err = anyhow::Error::new(err);
+    if crate::util::error::is_broken_pipe(&err) {
+        return 0;
+    }
+    let err = output::stdout_failure(err.context("printing the help"));
+    eprintln!("searchlab: {}", crate::util::error::one_line(&err));
+    crate::util::error::exit_code(&err).max(2)
 }
 
 fn run_command(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result<()> {

@@ -52,6 +52,13 @@ pub fn run(
         let md = document(
             &studies, &tables, &functions, &figures, &ran, &opts.out, started,
         )?;
+        // A stop request while the report renders: no report file is written.
+        if opts.env.cancel.is_cancelled() {
+            return Err(crate::util::cancel::Interrupted(format!(
+                "every run is kept; {name}.md was not written (the same command writes it without running anything)"
+            ))
+            .into());
+        }
         let path = report_dir.join(format!("{name}.md"));
         crate::util::atomic::write(&path, md.as_bytes())?;
         let title = match (name.as_str(), studies.first()) {

@@ -67,6 +67,7 @@ pub fn runner() -> Runner {
                 version: 1,
                 description: "the assignment's depth-first search with an expansion budget (Algorithm 1)",
                 metrics: MetricsSpec::of::<PegsolMetrics>(),
+                anytime: false,
                 params: vec![level_param(), budget_param()],
                 run: run_budgeted_dfs,
             },
@@ -75,6 +76,7 @@ pub fn runner() -> Runner {
                 version: 1,
                 description: "symmetry-reduced DFS with a transposition table, pagoda pruning and restarts; proves the fewest pegs",
                 metrics: MetricsSpec::of::<PegsolMetrics>(),
+                anytime: false,
                 params: vec![
                     level_param(),
                     ParamSpec::optional_int(

@@ -19,7 +19,7 @@ use crate::pipeline::journal::{CheckpointLog, ExperimentLock, Journal, RunRecord
 use crate::pipeline::manifest::{Manifest, Work};
 use crate::pipeline::plan::{Plan, Run};
 use crate::pipeline::progress::{Progress, Stage};
-use crate::pipeline::recorded::{Recorded, create_dir, file_name, recorded_runs};
+use crate::pipeline::recorded::{Access, Recorded, create_dir, file_name, recorded_runs};
 use crate::pipeline::results::write_tables;
 use crate::pipeline::runner::{RunContext, RunObserver};
 use crate::pipeline::shard::Shard;
@@ -70,7 +70,8 @@ impl Default for RunEnv {
 pub struct Options {
     /// Worker threads (0: every core).
     pub jobs: usize,
-    /// Recompute every run, ignoring the journal.
+    /// Recompute every run of the plan; each new record replaces the old one as it
+    /// finishes, and records of runs outside the plan are kept.
     pub force: bool,
     /// Experiments write to `<out>/<experiment>/`.
     pub out: PathBuf,
@@ -133,15 +134,6 @@ pub fn experiment_dir(out: &Path, name: &str) -> PathBuf {
     out.join(name)
 }
 
-/// With `force`, removes the journal the runs are about to be written to.
-fn forget(journal_path: &Path, force: bool) -> anyhow::Result<()> {
-    if force && journal_path.exists() {
-        std::fs::remove_file(journal_path)
-            .with_context(|| format!("removing {}", journal_path.display()))?;
-    }
-    Ok(())
-}
-
 /// Runs an experiment to completion: the runs no journal of its folder holds (shard
 /// journals included) are computed into `runs.jsonl`, then the tables of the whole
 /// plan and the manifest are written.
@@ -158,22 +150,24 @@ pub fn run_experiment(
     // One process at a time writes an experiment's folder.
     let _lock = ExperimentLock::acquire(&dir)?;
     let journal_path = dir.join("runs.jsonl");
-    forget(&journal_path, opts.force)?;
     let Recorded {
         records: mut done,
         mut journals,
-    } = if opts.force {
-        Recorded::default()
-    } else {
-        recorded_runs(plan, &[&dir], true)?
-    };
+    } = recorded_runs(plan, &[&dir], Access::Owner(None))?;
+    let in_plan = plan
+        .runs
+        .iter()
+        .filter(|r| done.contains_key(&r.key))
+        .count();
+    let left_out = done.len() - in_plan;
+    // With `force` every run of the plan is computed again; its old record stays in
+    // the journal until the new one replaces it.
     let todo: Vec<&Run> = plan
         .runs
         .iter()
-        .filter(|r| !done.contains_key(&r.key))
+        .filter(|r| opts.force || !done.contains_key(&r.key))
         .collect();
     let reused = plan.runs.len() - todo.len();
-    let left_out = done.len() - reused;
     let mut stage = progress.experiment(&plan.experiment, plan.runs.len() as u64, reused as u64);
     if !todo.is_empty() {
         if !journals.contains(&journal_path) {
@@ -295,17 +289,12 @@ pub fn run_shard(
     let _lock =
         ExperimentLock::acquire_shard(&dir, &shard.lock_file(), &format!("shard {shard} of "))?;
     let journal_path = shard.journal(&dir);
-    forget(&journal_path, opts.force)?;
-    let mut done = if opts.force {
-        HashMap::new()
-    } else {
-        recorded_runs(plan, &[&dir], true)?.records
-    };
+    let mut done = recorded_runs(plan, &[&dir], Access::Owner(Some(&journal_path)))?.records;
     let owned: Vec<&Run> = plan.runs.iter().filter(|r| shard.owns(&r.key)).collect();
     let todo: Vec<&Run> = owned
         .iter()
         .copied()
-        .filter(|r| !done.contains_key(&r.key))
+        .filter(|r| opts.force || !done.contains_key(&r.key))
         .collect();
     let (runs, computed) = (owned.len(), todo.len());
     let manifest = Manifest::new(
@@ -427,9 +416,18 @@ impl Worker<'_> {
             resume: self.checkpoints.last(&run.key),
             threads: self.threads,
         };
+        let algorithm = self.plan.algorithm(run);
         let out = on_threads(self.threads, || {
-            (self.plan.algorithm(run).run)(&run.params, run.seeds, &ctx)
+            (algorithm.run)(&run.params, run.seeds, &ctx)
         })?;
+        // What the journal's reader will check the record against.
+        anyhow::ensure!(
+            algorithm.anytime != out.anytime.is_empty(),
+            "{} declares anytime = {}, and its run gave {} anytime points",
+            algorithm.name,
+            algorithm.anytime,
+            out.anytime.len()
+        );
         Ok(RunRecord {
             metrics: out
                 .metrics
@@ -455,7 +453,8 @@ pub fn compute(
     stage: &mut Stage,
     mut checkpoint: impl FnMut(&HashMap<String, RunRecord>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let mut journal = Journal::open(journal_path)?;
+    // A `--force` run's records replace the old ones, which stay until then.
+    let mut journal = Journal::open(journal_path)?.replacing(opts.force);
     let checkpoints = CheckpointLog::open(&CheckpointLog::path_for(journal_path))?;
     let threads = match opts.jobs {
         0 => cores(),
@@ -530,6 +529,9 @@ pub fn compute(
         journal.flush().map_err(|e| {
             crate::util::error::environment_error(e, &journal_path.display().to_string())
         })?;
+        if opts.force {
+            crate::pipeline::journal::compact(journal_path)?;
+        }
         if !env.cancel.is_cancelled() {
             return Ok(());
         }

@@ -17,7 +17,7 @@ use crate::pipeline::config::Config;
 use crate::pipeline::execute::{Provenance, write_outputs};
 use crate::pipeline::journal::{ExperimentLock, Journal};
 use crate::pipeline::manifest::Manifest;
-use crate::pipeline::recorded::{Recorded, recorded_runs};
+use crate::pipeline::recorded::{Access, Recorded, recorded_runs};
 use crate::pipeline::runner::Runner;
 use crate::pipeline::shard::Shard;
 use std::collections::BTreeMap;
@@ -206,10 +206,10 @@ fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<
     // Every journal of every folder at once: a run recorded with other values in two
     // of them is an error naming both, before anything is written.
     let all: Vec<&Path> = g.dirs.iter().map(PathBuf::as_path).collect();
-    recorded_runs(&plan, &all, false)?;
-    let here = recorded_runs(&plan, &[dest.as_path()], true)?;
+    recorded_runs(&plan, &all, Access::Count)?;
+    let here = recorded_runs(&plan, &[dest.as_path()], Access::Owner(None))?;
     let others: Vec<&Path> = g.dirs[1..].iter().map(PathBuf::as_path).collect();
-    let there = recorded_runs(&plan, &others, true)?;
+    let there = recorded_runs(&plan, &others, Access::Read)?;
 
     let missing: Vec<&str> = plan
         .runs

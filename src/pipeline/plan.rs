@@ -477,6 +477,7 @@ mod tests {
                 version: 1,
                 description: "",
                 metrics: crate::pipeline::metrics::MetricsSpec::of::<ToyMetrics>(),
+                anytime: false,
                 params: vec![
                     if instance { n.instance() } else { n },
                     ParamSpec::float("p", 0.0, 1.0, false, Some(0.5), ""),

@@ -1,12 +1,37 @@
 //! The finished runs of a plan that an experiment's folders record: `runs.jsonl` and the
 //! shard journals, each record checked against its run's algorithm, each run once.
 //! What is missing is what a run or a shard computes.
+//!
+//! A line that cannot be a valid record of its run (not a record at all, a metric its
+//! algorithm does not declare or of the wrong type, an anytime curve missing where the
+//! algorithm records one) is set aside into the journal's rejected-lines file by the
+//! process that owns the journal ([`Access::Owner`]), with its reason, so that the next
+//! command reads only valid records and recomputes that run; any other reader warns.
 
-use crate::pipeline::journal::{RunRecord, read_journal, read_records};
+use crate::pipeline::journal::{Kept, RunRecord, read_lines, rejected_path, resolve, set_aside};
 use crate::pipeline::plan::{Plan, Run};
+use crate::pipeline::runner::Algorithm;
 use crate::pipeline::shard::Shard;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+
+/// How a command reads journals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access<'a> {
+    /// Counting what is missing before any lock is held: silently, changing nothing.
+    Count,
+    /// Reading journals another process writes: damaged lines are warned of.
+    Read,
+    /// Holding the lock of what it writes: damaged lines of the journals it owns (every
+    /// journal read, or only the one named) are set aside; of others, warned of.
+    Owner(Option<&'a Path>),
+}
+
+impl Access<'_> {
+    fn owns(&self, path: &Path) -> bool {
+        matches!(self, Access::Owner(None)) || *self == Access::Owner(Some(path))
+    }
+}
 
 /// How many runs of `plan` are still to compute.
 pub fn missing_runs(plan: &Plan, dir: &Path, force: bool) -> anyhow::Result<usize> {
@@ -27,7 +52,7 @@ pub fn missing_in_shard(
     if force {
         return Ok(ours.count());
     }
-    let done = recorded_runs(plan, &[dir], false)?.records;
+    let done = recorded_runs(plan, &[dir], Access::Count)?.records;
     Ok(ours.filter(|r| !done.contains_key(&r.key)).count())
 }
 
@@ -41,19 +66,16 @@ pub struct Recorded {
 }
 
 /// Every run of `plan` recorded in the folders `dirs`: in each folder `runs.jsonl`, then
-/// the shard journals in shard order. A run found in several is kept once, from the
-/// first; found with other values (timing columns aside), it is an error naming both
-/// journals. A shard journal holding runs that are not in the plan was written for
-/// another version of the config: that is an error naming it, so that nothing of
-/// another config is mixed in (or silently left out). `warn` reports damaged records.
-pub fn recorded_runs(plan: &Plan, dirs: &[&Path], warn: bool) -> anyhow::Result<Recorded> {
+/// the shard journals in shard order. A run found in several is kept once: a record
+/// that replaces (a `--force` run's) wins, else the first; found with other values
+/// (timing columns aside), it is an error naming both journals. A shard journal holding
+/// runs that are not in the plan was written for another version of the config: that
+/// is an error naming it, so that nothing of another config is mixed in.
+pub fn recorded_runs(plan: &Plan, dirs: &[&Path], access: Access) -> anyhow::Result<Recorded> {
     let keys: HashSet<&str> = plan.runs.iter().map(|r| r.key.as_str()).collect();
-    let mut recorded = Recorded {
-        records: HashMap::new(),
-        journals: Vec::new(),
-    };
-    // The journal each run was first found in (an index into `read`).
-    let mut found_in: HashMap<String, usize> = HashMap::new();
+    let lookup = plan_lookup(plan);
+    let mut recorded = Recorded::default();
+    let mut found: HashMap<String, (Kept, usize)> = HashMap::new();
     let mut read: Vec<PathBuf> = Vec::new();
     for dir in dirs {
         let mut files = vec![(None, dir.join("runs.jsonl"))];
@@ -63,62 +85,75 @@ pub fn recorded_runs(plan: &Plan, dirs: &[&Path], warn: bool) -> anyhow::Result<
                 .map(|(s, p)| (Some(s), p)),
         );
         for (shard, path) in files {
-            let records = checked_journal(plan, &path, warn)?;
+            let records = checked_journal(&lookup, &path, access)?;
             if let Some(shard) = shard {
-                let foreign = records
-                    .keys()
-                    .filter(|k| !keys.contains(k.as_str()))
-                    .count();
-                if foreign > 0 {
-                    crate::user_bail!(
-                        "{}: {foreign} of its {} runs are not runs of this config of {} (shard {shard} ran another version of the config); \
-                         move its files ({}, {}) out of the folder, or merge it with the config it ran",
-                        path.display(),
-                        records.len(),
-                        plan.experiment,
-                        file_name(&path),
-                        file_name(&shard.manifest(dir)),
-                    );
-                }
+                refuse_foreign(plan, &keys, &records, &path, shard, dir)?;
             }
             if records.keys().any(|k| keys.contains(k.as_str())) {
                 recorded.journals.push(path.clone());
             }
             read.push(path);
-            for (key, record) in records {
-                add_record(&mut recorded.records, &mut found_in, &read, key, record)?;
+            for (key, kept) in records {
+                add_record(&mut found, &read, key, kept)?;
             }
         }
     }
+    recorded.records = found.into_iter().map(|(k, (v, _))| (k, v.record)).collect();
     Ok(recorded)
 }
 
-/// Keeps a run's record once; the same run recorded with other values (timing aside)
-/// in two journals is an error naming both, as neither can be chosen silently.
+/// A shard journal with runs of another version of the config is refused.
+fn refuse_foreign(
+    plan: &Plan,
+    keys: &HashSet<&str>,
+    records: &HashMap<String, Kept>,
+    path: &Path,
+    shard: Shard,
+    dir: &Path,
+) -> anyhow::Result<()> {
+    let foreign = records
+        .keys()
+        .filter(|k| !keys.contains(k.as_str()))
+        .count();
+    if foreign > 0 {
+        crate::user_bail!(
+            "{}: {foreign} of its {} runs are not runs of this config of {} (shard {shard} ran another version of the config); \
+             move its files ({}, {}) out of the folder, or merge it with the config it ran",
+            path.display(),
+            records.len(),
+            plan.experiment,
+            file_name(path),
+            file_name(&shard.manifest(dir)),
+        );
+    }
+    Ok(())
+}
+
+/// Keeps a run's record once (see [`recorded_runs`]); `found` holds each record with the
+/// index in `read` of the journal it came from.
 fn add_record(
-    records: &mut HashMap<String, RunRecord>,
-    found_in: &mut HashMap<String, usize>,
+    found: &mut HashMap<String, (Kept, usize)>,
     read: &[PathBuf],
     key: String,
-    record: RunRecord,
+    kept: Kept,
 ) -> anyhow::Result<()> {
     let here = read.len() - 1;
-    match records.get(&key) {
-        None => {
-            found_in.insert(key.clone(), here);
-            records.insert(key, record);
-        }
-        Some(first) => {
-            if let Some(what) = crate::pipeline::journal::conflict(first, &record) {
+    match found.get(&key) {
+        None => {}
+        Some((first, _)) if kept.replaces && !first.replaces => {}
+        Some((first, from)) => {
+            if let Some(what) = crate::pipeline::journal::conflict(&first.record, &kept.record) {
                 crate::user_bail!(
                     "{} and {} record run {} with different {what}; move the wrong journal out of the way and run again",
-                    read[found_in[&key]].display(),
+                    read[*from].display(),
                     read[here].display(),
                     crate::util::input::excerpt(&key)
                 );
             }
+            return Ok(());
         }
     }
+    found.insert(key, (kept, here));
     Ok(())
 }
 
@@ -129,44 +164,114 @@ pub(crate) fn file_name(path: &Path) -> String {
     )
 }
 
-/// The journal's records whose metrics are the algorithm's declared metrics with their
-/// types; any other record is dropped with a warning, and its run computed again.
-pub fn checked_journal(
-    plan: &Plan,
-    path: &Path,
-    warn: bool,
-) -> anyhow::Result<HashMap<String, RunRecord>> {
-    let mut done = if warn {
-        read_journal(path)?
-    } else {
-        read_records(path)?.0
-    };
+/// The algorithm of a run key, where the caller knows it.
+pub type AlgorithmOf<'a> = dyn Fn(&str) -> Option<&'a Algorithm> + 'a;
+
+/// The algorithms of a plan's runs, by key.
+pub fn plan_lookup<'a>(plan: &'a Plan<'a>) -> Box<AlgorithmOf<'a>> {
     let runs: HashMap<&str, &Run> = plan.runs.iter().map(|r| (r.key.as_str(), r)).collect();
-    done.retain(|key, record| {
-        // A record of a run of another plan is kept as it is (it is never used).
-        let Some(run) = runs.get(key.as_str()) else {
-            return true;
-        };
-        match (plan.algorithm(run).metrics.check)(&record.metrics) {
-        Ok(()) => true,
-        Err(e) => {
-            if warn {
-                eprintln!(
-                    "searchlab: warning: {}: the record of run {key} is damaged ({e}); the run is computed again",
-                    path.display()
-                );
-            }
-            false
+    Box::new(move |key| runs.get(key).map(|r| plan.algorithm(r)))
+}
+
+/// Why a record cannot be a run of `algorithm`, if it cannot.
+pub fn invalid_for(algorithm: &Algorithm, record: &RunRecord) -> Option<String> {
+    if let Err(e) = (algorithm.metrics.check)(&record.metrics) {
+        return Some(e);
+    }
+    match (algorithm.anytime, record.anytime.is_empty()) {
+        (true, true) => Some(format!(
+            "it has no anytime curve, which {} records",
+            algorithm.name
+        )),
+        (false, false) => Some(format!(
+            "it has an anytime curve, which {} does not record",
+            algorithm.name
+        )),
+        _ => None,
+    }
+}
+
+/// The journal's records, each checked against its run's algorithm where `algorithm_of`
+/// knows it (records of other runs are kept as they are: they are never used). Lines
+/// that fail are set aside when `access` owns the journal, else warned of.
+pub fn checked_journal(
+    algorithm_of: &AlgorithmOf,
+    path: &Path,
+    access: Access,
+) -> anyhow::Result<HashMap<String, Kept>> {
+    let mut lines = read_lines(path)?;
+    let mut sound = Vec::with_capacity(lines.records.len());
+    for n in lines.records {
+        match algorithm_of(&n.line.key).and_then(|a| invalid_for(a, &n.line.record)) {
+            Some(reason) => lines.rejected.push(crate::pipeline::journal::Rejected {
+                number: n.number,
+                reason,
+            }),
+            None => sound.push(n),
         }
     }
-    });
-    Ok(done)
+    lines.rejected.sort_by_key(|r| r.number);
+    report_rejected(path, &lines.rejected, access)?;
+    resolve(path, sound)
+}
+
+/// Sets aside the rejected lines of a journal this command owns, with a warning saying
+/// so; for any other journal, only warns.
+fn report_rejected(
+    path: &Path,
+    rejected: &[crate::pipeline::journal::Rejected],
+    access: Access,
+) -> anyhow::Result<()> {
+    if rejected.is_empty() || access == Access::Count {
+        return Ok(());
+    }
+    let shown: Vec<String> = rejected
+        .iter()
+        .take(3)
+        .map(|r| format!("line {}: {}", r.number, r.reason))
+        .collect();
+    let more = match rejected.len() {
+        n if n > 3 => format!("; and {} more", n - 3),
+        _ => String::new(),
+    };
+    let what = format!(
+        "{} damaged line{} ({}{more})",
+        rejected.len(),
+        if rejected.len() == 1 { "" } else { "s" },
+        shown.join("; ")
+    );
+    if access.owns(path) {
+        set_aside(path, rejected)?;
+        eprintln!(
+            "searchlab: warning: {}: set aside {what} in {}; a run they held is computed again unless another journal holds it",
+            path.display(),
+            file_name(&rejected_path(path))
+        );
+    } else {
+        eprintln!(
+            "searchlab: warning: {}: skipped {what}; the command that writes this journal sets them aside",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Creates an experiment's folder (its error is the user's to fix: a path below a file,
 /// no permission, a full disk).
 pub fn create_dir(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| {
+        // "Not found" where the parent exists: a file system that makes no folders
+        // (`/proc`), not a missing part of the path.
+        let existing = dir.ancestors().skip(1).find(|a| a.exists());
+        if e.kind() == std::io::ErrorKind::NotFound
+            && let Some(parent) = existing.filter(|a| a.is_dir())
+        {
+            return crate::user_error!(
+                "{}: cannot create the output folder: {} does not take new folders; choose another --out",
+                dir.display(),
+                parent.display()
+            );
+        }
         crate::util::error::environment_error(
             anyhow::Error::new(e).context(format!("creating {}", dir.display())),
             &format!("{}: cannot create the output folder", dir.display()),

@@ -142,6 +142,7 @@ mod tests {
                 version: 1,
                 description: "",
                 metrics: crate::pipeline::metrics::MetricsSpec::of::<RatioMetrics>(),
+                anytime: true,
                 params: vec![ParamSpec::int("n", 1, 100, None, "").instance()],
                 run: |_, _, _| Ok(RunOutput::default()),
             }],

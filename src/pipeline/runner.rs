@@ -98,6 +98,10 @@ pub struct Algorithm {
     pub params: Vec<ParamSpec>,
     /// Its metric columns (one typed struct per algorithm).
     pub metrics: MetricsSpec,
+    /// Whether its runs record an anytime curve (the best objective so far against
+    /// evaluations): a stored record of it without one, or of another algorithm with
+    /// one, is damaged.
+    pub anytime: bool,
     pub run: RunFn,
 }
 

@@ -91,12 +91,23 @@ pub fn write_csv(df: &mut DataFrame, path: &Path) -> anyhow::Result<()> {
 }
 
 /// Reads a Parquet table.
+/// A file that is not a whole Parquet table (truncated, empty, damaged) is the user's
+/// to fix: an error naming it and saying how the tables are written again.
 pub fn read_parquet(path: &Path) -> anyhow::Result<DataFrame> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| anyhow::anyhow!("opening {}: {e}", path.display()))?;
-    ParquetReader::new(file)
-        .finish()
-        .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))
+    let file = std::fs::File::open(path).map_err(|e| {
+        crate::util::error::environment_error(
+            anyhow::Error::new(e),
+            &format!("{}: cannot open the table", path.display()),
+        )
+    })?;
+    ParquetReader::new(file).finish().map_err(|e| {
+        let e = e.to_string();
+        crate::user_error!(
+            "{}: not a readable Parquet table ({}); run its experiment again (its journal rebuilds the tables)",
+            path.display(),
+            e.lines().next().unwrap_or("damaged")
+        )
+    })
 }
 
 /// A column as floats (integers and booleans converted; null and missing stay `None`).

@@ -197,7 +197,11 @@ pub fn holes(template: &str) -> Result<Vec<Hole>, String> {
 pub fn fill(template: &str, facts: &Facts) -> Result<String, String> {
     walk(template, |h| match facts.get(&h.name) {
         Some(f) => format_fact(f, &h.format).map_err(|e| format!("{{{}}}: {e}", h.name)),
-        None => Err(format!("no fact named {:?}", h.name)),
+        None => Err(format!(
+            "no fact named {}{}",
+            crate::util::input::excerpt(&h.name),
+            crate::util::suggest::did_you_mean(&h.name, facts.0.keys().map(String::as_str))
+        )),
     })
 }
 

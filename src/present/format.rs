@@ -12,15 +12,26 @@ use serde::Deserialize;
 
 /// A GitHub-style markdown table.
 pub fn markdown_table(headers: &[String], rows: &[Vec<String>]) -> String {
+    let heads: Vec<String> = headers.iter().map(|h| cell(h)).collect();
     let mut out = format!(
         "| {} |\n|{}\n",
-        headers.join(" | "),
+        heads.join(" | "),
         headers.iter().map(|_| "---|").collect::<String>()
     );
     for r in rows {
-        out.push_str(&format!("| {} |\n", r.join(" | ")));
+        let cells: Vec<String> = r.iter().map(|c| cell(c)).collect();
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     out
+}
+
+/// A value as one table cell: a `|` in it (a partition, a journal's text) escaped and
+/// line breaks made spaces, so that no value can split or end the table's row.
+fn cell(text: &str) -> String {
+    if !text.contains(['|', '\n', '\r']) {
+        return text.to_string();
+    }
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 /// The anchor GitHub gives a heading.

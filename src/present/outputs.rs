@@ -164,10 +164,15 @@ pub fn check_columns(df: &DataFrame, names: &[&str]) -> Result<(), String> {
                 .iter()
                 .map(|c| c.to_string())
                 .collect();
-            return Err(format!(
-                "unknown column {n:?} (columns: {})",
-                known.join(", ")
-            ));
+            let near = crate::util::suggest::did_you_mean(n, known.iter().map(String::as_str));
+            return Err(match near.is_empty() {
+                true => format!(
+                    "unknown column {} (columns: {})",
+                    crate::util::input::excerpt(n),
+                    known.join(", ")
+                ),
+                false => format!("unknown column {}{near}", crate::util::input::excerpt(n)),
+            });
         }
     }
     Ok(())

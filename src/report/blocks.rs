@@ -85,8 +85,10 @@ pub(super) struct Selected<'a> {
 pub struct Renderer<'a> {
     pub tables: &'a Tables,
     pub functions: &'a Functions,
-    /// Where figures are saved; markdown links them as `figures/<name>.png`.
+    /// Where figures are saved.
     pub figures: PathBuf,
+    /// How markdown links that folder (`figures/STUDY`): figures are `LINK/NAME.png`.
+    pub link: String,
 }
 
 impl Renderer<'_> {
@@ -263,7 +265,8 @@ impl Renderer<'_> {
         }
     }
 
-    /// Saves a figure as `figures/<name>.png`, `.svg` and `.pdf`; returns its markdown.
+    /// Saves a figure as `<name>.png`, `.svg` and `.pdf` in the figures' folder; returns
+    /// its markdown.
     pub(super) fn figure(
         &self,
         fig: &AnyFigure,
@@ -271,8 +274,9 @@ impl Renderer<'_> {
         caption: &str,
     ) -> anyhow::Result<String> {
         save(fig, &self.figures.join(name))?;
+        let link = &self.link;
         Ok(format!(
-            "![{caption}](figures/{name}.png)\n\n*Figure: {caption}* ([SVG](figures/{name}.svg), [PDF](figures/{name}.pdf))\n"
+            "![{caption}]({link}/{name}.png)\n\n*Figure: {caption}* ([SVG]({link}/{name}.svg), [PDF]({link}/{name}.pdf))\n"
         ))
     }
 }

@@ -4,6 +4,14 @@
 //! reading, and a print stylesheet that keeps figures, captions and tables off page
 //! breaks. A small script marks on the page how many figures drew, which the tests read
 //! in a headless browser.
+//!
+//! Everything the markdown holds came from files anyone may have written (study text,
+//! journal values, paths), so the page is made safe whatever they hold ([`sanitize`]):
+//! raw HTML in the markdown is shown as text, links keep only `http:`, `https:`,
+//! `mailto:`, relative and in-page targets (others become their text), and images other
+//! than the report's own figures become their text. pulldown-cmark escapes all text and
+//! attributes; the figures' SVG is the program's own drawing, whose text plotters
+//! escapes. So no input can add an element, an event handler or a script to the page.
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use std::path::Path;
@@ -44,18 +52,277 @@ window.addEventListener("load", function () {
 });
 "#;
 
-/// The page of a report's markdown; figures linked as `figures/NAME.png` are read from
-/// `figures` (their SVG) and put inline.
+/// The page of a report's markdown; figures linked as `figures/STUDY/NAME.png` are read
+/// from `figures` (their SVG) and put inline.
 pub fn page(markdown: &str, title: &str, figures: &Path) -> anyhow::Result<String> {
-    let mut events: Vec<Event> = Parser::new_ext(markdown, Options::ENABLE_TABLES).collect();
+    let events: Vec<Event> = Parser::new_ext(markdown, Options::ENABLE_TABLES).collect();
+    let mut events = sanitize(events);
     name_headings(&mut events);
     let events = inline_figures(events, figures)?;
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, events.into_iter());
+    // What the sanitiser guarantees, checked on the page itself: a failure is a bug.
+    let live = audit(&body);
+    anyhow::ensure!(
+        live.is_empty(),
+        "the report's page would hold live markup: {}",
+        live.join("; ")
+    );
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n<script>{CHECK}</script>\n</head>\n<body>\n{body}</body>\n</html>\n",
         escape(title)
     ))
+}
+
+/// The markdown's events made safe to render (see the module doc): raw HTML as text,
+/// links only to safe targets, images only of figures.
+pub fn sanitize(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut out = Vec::with_capacity(events.len());
+    // For each link open: whether its start was kept (so is its end).
+    let mut links: Vec<bool> = Vec::new();
+    let mut iter = events.into_iter();
+    while let Some(e) = iter.next() {
+        match e {
+            Event::Html(t) | Event::InlineHtml(t) => out.push(Event::Text(t)),
+            Event::Start(Tag::Link { ref dest_url, .. }) => {
+                let keep = safe_url(dest_url);
+                links.push(keep);
+                if keep {
+                    out.push(e);
+                }
+            }
+            Event::End(TagEnd::Link) => {
+                if links.pop().unwrap_or(false) {
+                    out.push(e);
+                }
+            }
+            Event::Start(Tag::Image { ref dest_url, .. }) if figure_name(dest_url).is_none() => {
+                // Its alt text, and nothing else of it.
+                for inner in iter.by_ref() {
+                    match inner {
+                        Event::End(TagEnd::Image) => break,
+                        Event::Text(t) | Event::Code(t) => out.push(Event::Text(t)),
+                        _ => {}
+                    }
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A link target a reader may follow: in the page, a relative path, or `http:`,
+/// `https:` or `mailto:`. Browsers ignore tabs, newlines and leading spaces in a
+/// scheme, so those are dropped before it is read.
+fn safe_url(url: &str) -> bool {
+    let url: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+        .collect();
+    let scheme_end = url.find([':', '/', '?', '#']);
+    match scheme_end {
+        Some(i) if url[i..].starts_with(':') => {
+            matches!(
+                url[..i].to_ascii_lowercase().as_str(),
+                "http" | "https" | "mailto"
+            )
+        }
+        _ => true,
+    }
+}
+
+/// The study folder and name of a report figure's link, `figures/STUDY/NAME.png`, when
+/// both are names the program gives (letters, digits, `_`, `-`, `.`; not starting with
+/// `.`), so that no link reaches a file outside the figures' folder.
+fn figure_name(dest: &str) -> Option<(&str, &str)> {
+    let rest = dest.strip_prefix("figures/")?.strip_suffix(".png")?;
+    let (study, name) = rest.split_once('/')?;
+    let ok = |s: &str| {
+        !s.is_empty()
+            && !s.starts_with('.')
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    };
+    (ok(study) && ok(name)).then_some((study, name))
+}
+
+/// Elements that run or load something, or change where the page's links go.
+pub const LIVE_ELEMENTS: &[&str] = &[
+    "script",
+    "iframe",
+    "frame",
+    "frameset",
+    "object",
+    "embed",
+    "applet",
+    "base",
+    "meta",
+    "form",
+    "input",
+    "button",
+    "textarea",
+    "select",
+    "link",
+    "img",
+    "image",
+    "video",
+    "audio",
+    "source",
+    "track",
+    "foreignobject",
+    "animate",
+    "set",
+    "use",
+    "style",
+    "template",
+    "portal",
+    "noscript",
+];
+
+/// What in an HTML body could run, load or navigate: elements of [`LIVE_ELEMENTS`],
+/// event-handler attributes (`on…`), and `href`/`src`/`action` targets with a scheme
+/// other than `http`, `https` or `mailto`. Empty for a safe page. (In HTML, `<` followed
+/// by a letter always opens an element, so escaped text cannot be mistaken for one.)
+pub fn audit(body: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = body;
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at + 1..];
+        if !rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        let end = tag_end(rest);
+        let tag = &rest[..end];
+        rest = &rest[end..];
+        let name_len = tag
+            .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+            .unwrap_or(tag.len());
+        let name = tag[..name_len].to_ascii_lowercase();
+        if LIVE_ELEMENTS.contains(&name.as_str()) {
+            found.push(format!("a <{name}> element"));
+        }
+        for (attr, value) in attributes(&tag[name_len..]) {
+            if attr.starts_with("on") {
+                found.push(format!("an {attr} handler on <{name}>"));
+            }
+            let target = matches!(
+                attr.as_str(),
+                "href" | "src" | "action" | "formaction" | "xlink:href" | "data"
+            );
+            if target && !safe_url(&value) {
+                found.push(format!(
+                    "a {attr} of {} on <{name}>",
+                    crate::util::input::excerpt(&value)
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// Where a tag opened at the start of `text` ends (its `>`, outside quotes).
+fn tag_end(text: &str) -> usize {
+    let mut quote = None;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '>') => return i,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// A tag's attributes (names lowercased), with character references in values decoded
+/// as a browser would, so that `javascript&#58;` is read as the scheme it is.
+fn attributes(mut text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    loop {
+        text = text.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '/');
+        if text.is_empty() || text.starts_with('>') {
+            return out;
+        }
+        let n = text
+            .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '>' || c == '/')
+            .unwrap_or(text.len());
+        let name = text[..n].to_ascii_lowercase();
+        text = text[n..].trim_start();
+        let mut value = String::new();
+        if let Some(v) = text.strip_prefix('=') {
+            let v = v.trim_start();
+            let (val, after) = match v.chars().next() {
+                Some(q @ ('"' | '\'')) => {
+                    let close = v[1..].find(q).map_or(v.len(), |i| i + 1);
+                    (&v[1..close], v.get(close + 1..).unwrap_or(""))
+                }
+                _ => {
+                    let e = v
+                        .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                        .unwrap_or(v.len());
+                    (&v[..e], &v[e..])
+                }
+            };
+            value = decode_entities(val);
+            text = after;
+        }
+        out.push((name, value));
+    }
+}
+
+/// Decodes numeric character references and the named ones a scheme could hide in.
+fn decode_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let end = rest.find(';').filter(|&e| e <= 12);
+        let decoded = end.and_then(|e| {
+            let body = &rest[1..e];
+            let code = match body.strip_prefix('#') {
+                Some(h) if h.starts_with(['x', 'X']) => u32::from_str_radix(&h[1..], 16).ok(),
+                Some(d) => d.parse().ok(),
+                None => match body {
+                    "amp" => Some(38),
+                    "colon" => Some(58),
+                    "Tab" => Some(9),
+                    "NewLine" => Some(10),
+                    "lt" => Some(60),
+                    "gt" => Some(62),
+                    "quot" => Some(34),
+                    _ => None,
+                },
+            };
+            code.and_then(char::from_u32).map(|c| (c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &rest[e + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The anchor of a heading whose markdown is `title`: that of its text as rendered
+/// (markup dropped), as the page gives the heading itself, so that the table
+/// of contents links to it whatever markup the title holds.
+pub fn anchor_of(title: &str) -> String {
+    let mut text = String::new();
+    for e in sanitize(Parser::new_ext(title, Options::ENABLE_TABLES).collect()) {
+        if let Event::Text(t) | Event::Code(t) = e {
+            text.push_str(&t);
+        }
+    }
+    crate::present::format::anchor(&text)
 }
 
 /// Gives every heading the anchor its text has in the table of contents.
@@ -80,8 +347,8 @@ fn name_headings(events: &mut [Event]) {
     }
 }
 
-/// Replaces each image of a figure (`figures/NAME.png`) by its SVG, inline, with the
-/// image's text as its accessible name.
+/// Replaces each image of a figure (`figures/STUDY/NAME.png`) by its SVG, inline, with
+/// the image's text as its accessible name.
 fn inline_figures<'a>(events: Vec<Event<'a>>, figures: &Path) -> anyhow::Result<Vec<Event<'a>>> {
     let mut out = Vec::with_capacity(events.len());
     let mut iter = events.into_iter();
@@ -90,10 +357,7 @@ fn inline_figures<'a>(events: Vec<Event<'a>>, figures: &Path) -> anyhow::Result<
             out.push(e);
             continue;
         };
-        let Some(name) = dest_url
-            .strip_prefix("figures/")
-            .and_then(|n| n.strip_suffix(".png"))
-        else {
+        let Some((study, name)) = figure_name(dest_url) else {
             out.push(e);
             continue;
         };
@@ -105,7 +369,7 @@ fn inline_figures<'a>(events: Vec<Event<'a>>, figures: &Path) -> anyhow::Result<
                 _ => {}
             }
         }
-        let path = figures.join(format!("{name}.svg"));
+        let path = figures.join(study).join(format!("{name}.svg"));
         let svg = std::fs::read_to_string(&path)
             .map_err(|e| anyhow::anyhow!("{}: cannot read the figure: {e}", path.display()))?;
         out.push(Event::InlineHtml(CowStr::from(figure_svg(&svg, &alt))));
@@ -151,21 +415,97 @@ fn escape(text: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn figures_go_inline_and_headings_get_anchors() {
+    fn figures() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("s")).unwrap();
         std::fs::write(
-            dir.path().join("a.svg"),
+            dir.path().join("s/a.svg"),
             "<?xml version=\"1.0\"?>\n<svg width=\"900\" height=\"560\" xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>",
         )
         .unwrap();
-        let md =
-            "# T\n\n## A & b: c\n\n![cap & x](figures/a.png)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+        dir
+    }
+
+    #[test]
+    fn figures_go_inline_and_headings_get_anchors() {
+        let dir = figures();
+        let md = "# T\n\n## A & b: c\n\n![cap & x](figures/s/a.png)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
         let html = page(md, "T", dir.path()).unwrap();
         assert!(html.contains("<h2 id=\"a--b-c\">"), "{html}");
         assert!(html.contains("<svg class=\"figure\" role=\"img\" aria-label=\"cap &amp; x\" viewBox=\"0 0 900 560\" width=\"900\""), "{html}");
         assert!(!html.contains("<img") && !html.contains("<?xml"));
         assert!(html.contains("<table>") && html.contains("@media print"));
-        assert!(page("![x](figures/missing.png)", "T", dir.path()).is_err());
+        assert!(page("![x](figures/s/missing.png)", "T", dir.path()).is_err());
+    }
+
+    /// Every payload of the hardening pass, in every place markdown can carry it.
+    pub(crate) const PAYLOADS: &[&str] = &[
+        "<script>document.title='pwned'</script>",
+        "<img src=x onerror=\"document.title='pwned'\">",
+        "<svg onload=alert(1)>",
+        "<iframe src=\"javascript:alert(1)\"></iframe>",
+        "<object data=\"data:text/html,<script>alert(1)</script>\"></object>",
+        "<base href=\"http://evil.example/\">",
+        "<meta http-equiv=\"refresh\" content=\"0;url=http://evil.example\">",
+        "<form action=\"http://evil.example\"><input name=x></form>",
+        "[click](javascript:alert(1))",
+        "[click](JaVa\tScRiPt:alert(1))",
+        "[click](javascript&#58;alert(1))",
+        "[click](data:text/html,<script>alert(1)</script>)",
+        "<javascript:alert(1)>",
+        "![x](javascript:alert(1))",
+        "![x](figures/../../etc/passwd.png)",
+        "<details open ontoggle=alert(1)>",
+        "`code` then <b onmouseover=alert(1)>b</b>",
+    ];
+
+    #[test]
+    fn no_payload_becomes_live_markup_and_safe_markdown_still_renders() {
+        let dir = figures();
+        for p in PAYLOADS {
+            for md in [
+                format!("## {p}\n\n{p}\n"),
+                format!("| a |\n|---|\n| {p} |\n"),
+                format!("*Figure: {p}*\n\n- {p}\n"),
+            ] {
+                let html = page(&md, p, dir.path()).unwrap();
+                let body = &html[html.find("<body>").unwrap()..];
+                assert!(audit(body).is_empty(), "{p}: {:?}", audit(body));
+            }
+        }
+        let md = "**bold** *em* `code` [site](https://example.org/a?b=1) [file](figures/s/a.svg) [top](#t) [mail](mailto:a@b.c)\n";
+        let html = page(md, "T", dir.path()).unwrap();
+        for want in [
+            "<strong>bold</strong>",
+            "<em>em</em>",
+            "<code>code</code>",
+            "<a href=\"https://example.org/a?b=1\">site</a>",
+            "<a href=\"figures/s/a.svg\">file</a>",
+            "<a href=\"#t\">top</a>",
+            "<a href=\"mailto:a@b.c\">mail</a>",
+        ] {
+            assert!(html.contains(want), "{want}: {html}");
+        }
+    }
+
+    #[test]
+    fn the_audit_finds_what_would_run() {
+        for (body, says) in [
+            ("<p>x</p><script>1</script>", "a <script> element"),
+            (
+                "<a href=\"JAVASCRIPT:x\">a</a>",
+                "a href of \"JAVASCRIPT:x\"",
+            ),
+            (
+                "<a href=\"java&#x73;cript:x\">a</a>",
+                "a href of \"javascript:x\"",
+            ),
+            ("<p onclick='x'>a</p>", "an onclick handler on <p>"),
+            ("<svg><use href=\"data:x\"/></svg>", "a <use> element"),
+        ] {
+            let found = audit(body);
+            assert!(found.iter().any(|f| f.contains(says)), "{body}: {found:?}");
+        }
+        assert!(audit("<p>a &lt;script&gt; b</p><a href=\"x.svg\">x</a>").is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! The report: the studies (`experiments/*.toml`, built in or the working folder's;
-//! [`crate::study`]) rendered block by block ([`blocks`]) into markdown, with figures in
-//! `figures/`, and into one HTML page ([`html`]).
+//! [`crate::study`]) rendered block by block ([`blocks`]) into markdown, with each
+//! study's figures in `figures/STUDY/` (so no study's report shows another's figure),
+//! and into one HTML page ([`html`]).
 //!
 //! The `report` command runs the experiments the chosen studies read and gives the
 //! tables to [`render`], which is all the report knows of them: it never runs an
@@ -62,6 +63,13 @@ pub fn load_file(base: &Path, path: &Path, functions: &Functions) -> anyhow::Res
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // Its name names its report and figures' folder (`NAME.md`, `figures/NAME/`).
+    let shown = path.display().to_string();
+    if name == "report" {
+        crate::user_bail!(
+            "{shown}: a study file may not be named report.toml (report.md is the whole report's); rename it"
+        );
+    }
     crate::study::parse(&text, &path.display().to_string(), &name, &checked.known())
 }
 
@@ -141,11 +149,25 @@ fn check_block_plans<'p>(
             (Source::Race, _) => crate::tune::race_columns(plan),
             (Source::RaceSteps, _) => crate::tune::STEP_COLUMNS.to_vec(),
         };
-        known.push("experiment");
+        if !known.contains(&"experiment") {
+            known.push("experiment");
+        }
         if let Some(c) = b.columns().iter().find(|c| !known.contains(&c.as_str())) {
+            let near = crate::util::suggest::did_you_mean(c, known.iter().copied());
+            let algorithms: Vec<String> = plan
+                .used()
+                .map(|a| format!("{}/{}", plan.runner.domain, a.name))
+                .collect();
             return Err(format!(
-                "unknown column {c:?} for experiment {key} (columns: {})",
-                known.join(", ")
+                "unknown column {} for experiment {key}{}",
+                crate::util::input::excerpt(c),
+                match near.is_empty() {
+                    true => format!(
+                        " (its columns: the run's, its parameters and metrics; see searchlab list {})",
+                        algorithms.join(", ")
+                    ),
+                    false => near,
+                }
             ));
         }
         // A figure or a statistic of text is empty or meaningless: refused here.
@@ -171,18 +193,14 @@ fn check_block_plans<'p>(
 }
 
 /// The studies as markdown: contents, then each study's intro and questions, each
-/// question's blocks in order and its answer. Figures are saved in `figures`.
+/// question's blocks in order and its answer. Each study's figures are saved in
+/// `figures/STUDY/`.
 pub fn render(
     studies: &[Study],
     tables: &Tables,
     functions: &Functions,
     figures: &Path,
 ) -> anyhow::Result<String> {
-    let renderer = Renderer {
-        tables,
-        functions,
-        figures: figures.to_path_buf(),
-    };
     let mut base = Facts::default();
     for (name, config) in &tables.configs {
         base.extend_prefixed(
@@ -195,44 +213,56 @@ pub fn render(
         md.push_str(&format!(
             "- [{}](#{})\n",
             s.title,
-            crate::present::format::anchor(&s.title)
+            html::anchor_of(&s.title)
         ));
     }
     md.push('\n');
     for s in studies {
-        md.push_str(&format!("## {}\n\n", s.title));
-        if !s.intro.trim().is_empty() {
-            let intro = fill(s.intro.trim(), &base)
-                .map_err(|e| crate::user_error!("{}:{}: intro: {e}", s.source, s.intro_line))?;
-            md.push_str(&intro);
+        let renderer = Renderer {
+            tables,
+            functions,
+            figures: figures.join(&s.name),
+            link: format!("figures/{}", s.name),
+        };
+        md.push_str(&render_study(s, &renderer, &base)?);
+    }
+    Ok(md)
+}
+
+/// One study's section: its title, intro, and each question's blocks and answer.
+fn render_study(s: &Study, renderer: &Renderer, base: &Facts) -> anyhow::Result<String> {
+    let mut md = format!("## {}\n\n", s.title);
+    if !s.intro.trim().is_empty() {
+        let intro = fill(s.intro.trim(), base)
+            .map_err(|e| crate::user_error!("{}:{}: intro: {e}", s.source, s.intro_line))?;
+        md.push_str(&intro);
+        md.push_str("\n\n");
+    }
+    let mut facts = base.clone();
+    for (i, q) in s.questions.iter().enumerate() {
+        md.push_str(&format!("### {}. {}\n\n", i + 1, q.title));
+        if let Some(intro) = &q.intro {
+            md.push_str(
+                &fill(intro.trim(), &facts)
+                    .map_err(|e| crate::user_error!("{}:{}: intro: {e}", s.source, q.intro_line))?,
+            );
             md.push_str("\n\n");
         }
-        let mut facts = base.clone();
-        for (i, q) in s.questions.iter().enumerate() {
-            md.push_str(&format!("### {}. {}\n\n", i + 1, q.title));
-            if let Some(intro) = &q.intro {
-                md.push_str(&fill(intro.trim(), &facts).map_err(|e| {
-                    crate::user_error!("{}:{}: intro: {e}", s.source, q.intro_line)
-                })?);
+        for (j, b) in q.blocks.iter().enumerate() {
+            let id = format!("{}_q{}_{}", s.name, i + 1, j + 1);
+            let text = renderer.block(b, &id, &mut facts).map_err(|e| {
+                let e = crate::util::error::one_line(&e);
+                crate::user_error!("{}:{}: {e}", s.source, b.line)
+            })?;
+            if !text.trim().is_empty() {
+                md.push_str(text.trim_end());
                 md.push_str("\n\n");
             }
-            for (j, b) in q.blocks.iter().enumerate() {
-                let id = format!("{}_q{}_{}", s.name, i + 1, j + 1);
-                let text = renderer.block(b, &id, &mut facts).map_err(|e| {
-                    let e = crate::util::error::one_line(&e);
-                    crate::user_error!("{}:{}: {e}", s.source, b.line)
-                })?;
-                if !text.trim().is_empty() {
-                    md.push_str(text.trim_end());
-                    md.push_str("\n\n");
-                }
-            }
-            if let Some(answer) = &q.answer {
-                let text = fill(answer.trim(), &facts).map_err(|e| {
-                    crate::user_error!("{}:{}: answer: {e}", s.source, q.answer_line)
-                })?;
-                md.push_str(&format!("**Answer.** {text}\n\n"));
-            }
+        }
+        if let Some(answer) = &q.answer {
+            let text = fill(answer.trim(), &facts)
+                .map_err(|e| crate::user_error!("{}:{}: answer: {e}", s.source, q.answer_line))?;
+            md.push_str(&format!("**Answer.** {text}\n\n"));
         }
     }
     Ok(md)
@@ -259,12 +289,12 @@ pub fn document(
 ) -> anyhow::Result<String> {
     let mut md = String::from("# searchlab report\n\n");
     md.push_str(&format!(
-        "Generated by searchlab {} (commit {}). Every number below is computed from the result tables in `{}` \
+        "Generated by searchlab {} (commit {}). Every number below is computed from the result tables in {} \
          or read from the experiments' configs; rerunning `searchlab report` reuses finished runs and reproduces \
          the same tables (timing columns aside).\n\n",
         env!("CARGO_PKG_VERSION"),
         env!("SEARCHLAB_COMMIT"),
-        out.display()
+        code(&out.display().to_string())
     ));
     md.push_str(&render(studies, tables, functions, figures)?);
     md.push_str("## Experiments\n\n");
@@ -272,11 +302,11 @@ pub fn document(
         .iter()
         .map(|r| {
             vec![
-                format!("`{}`", r.name),
+                code(&r.name),
                 crate::util::numfmt::thousands(r.runs as u64),
                 crate::util::numfmt::thousands(r.computed as u64),
                 format!("{:.1}", r.seconds),
-                format!("`{}`", r.dir.display()),
+                code(&r.dir.display().to_string()),
             ]
         })
         .collect();
@@ -287,6 +317,18 @@ pub fn document(
         started.elapsed().as_secs_f64()
     ));
     Ok(md)
+}
+
+/// `text` as a markdown code span, whatever backticks it holds: fenced by one more
+/// backtick than its longest run, so a path cannot end the span and start markup.
+pub fn code(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let text = text.replace(['\n', '\r'], " ");
+    match longest {
+        0 => format!("{fence}{text}{fence}"),
+        _ => format!("{fence} {text} {fence}"),
+    }
 }
 
 /// Everything a named study needs, for `searchlab list`: its experiments.

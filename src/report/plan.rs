@@ -27,7 +27,9 @@ pub struct Work<'a> {
 /// Picks the studies to render: the named ones (a study's name, or the path of a study
 /// file), or every default one. Only the chosen studies need to be valid: a broken
 /// study file is an error when it is chosen, or when none is named (it may be a
-/// default one).
+/// default one). A study named twice is chosen once; two studies of one name (a file
+/// and a catalog study) would write the same files and are refused, and so is a study
+/// file named `report`, the whole report's name.
 pub fn choose(base: &Path, functions: &Functions, names: &[String]) -> anyhow::Result<Vec<Study>> {
     if names.is_empty() {
         return Ok(super::load_studies(base, functions)?
@@ -37,22 +39,35 @@ pub fn choose(base: &Path, functions: &Functions, names: &[String]) -> anyhow::R
     }
     let mut all = super::load_each(base, functions);
     let known: Vec<String> = all.iter().map(|(n, _)| n.clone()).collect();
-    let mut chosen = Vec::new();
+    let mut chosen: Vec<Study> = Vec::new();
     for name in names {
         let path = Path::new(name);
-        if name.ends_with(".toml") && path.is_file() {
-            chosen.push(super::load_file(base, path, functions)?);
+        let study = if name.ends_with(".toml") && path.is_file() {
+            super::load_file(base, path, functions)?
+        } else if chosen.iter().any(|s| &s.name == name) {
             continue;
-        }
-        let Some(i) = all.iter().position(|(n, _)| n == name) else {
-            crate::user_bail!(
-                "unknown study {} (known: {}; or give the path of a study file)",
-                crate::util::input::excerpt(name),
-                known.join(", ")
-            );
+        } else {
+            let Some(i) = all.iter().position(|(n, _)| n == name) else {
+                crate::user_bail!(
+                    "unknown study {} (known: {}; or give the path of a study file)",
+                    crate::util::input::excerpt(name),
+                    known.join(", ")
+                );
+            };
+            all.remove(i).1?
         };
-        let (_, study) = all.remove(i);
-        chosen.push(study?);
+        if let Some(same) = chosen.iter().find(|s| s.name == study.name) {
+            if same.source == study.source {
+                continue;
+            }
+            crate::user_bail!(
+                "{} and {} are both studies named {:?}, whose reports would be the same files; rename one of them",
+                same.source,
+                study.source,
+                study.name
+            );
+        }
+        chosen.push(study);
     }
     Ok(chosen)
 }

@@ -188,6 +188,7 @@ fn hill_descent() -> Algorithm {
         version: 3,
         description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
         metrics: MetricsSpec::of::<DescentMetrics>(),
+        anytime: true,
         run: run_hill_descent,
         params: vec![
             size(),
@@ -213,6 +214,7 @@ fn anneal() -> Algorithm {
         version: 5,
         description: "simulated annealing (part 6) with a choice of temperature schedule",
         metrics: MetricsSpec::of::<DescentMetrics>(),
+        anytime: true,
         run: run_anneal,
         params: vec![
             size(),
@@ -274,6 +276,7 @@ fn escape() -> Algorithm {
         version: 2,
         description: "descend to a verified local minimum, then try to escape it with uphill probability p",
         metrics: MetricsSpec::of::<EscapeMetrics>(),
+        anytime: false,
         run: run_escape,
         params: vec![
             size(),

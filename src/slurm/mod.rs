@@ -17,7 +17,7 @@ use crate::pipeline::config::Config;
 use crate::pipeline::execute::experiment_dir;
 use crate::pipeline::plan::Plan;
 use crate::pipeline::progress::Progress;
-use crate::pipeline::recorded::recorded_runs;
+use crate::pipeline::recorded::{Access, recorded_runs};
 use crate::pipeline::runner::Runner;
 use crate::pipeline::shard::{MAX_SHARDS, Shard};
 use script::{Job, Resources, check_path, ranges};
@@ -203,11 +203,13 @@ fn target<'a>(
         // A file by its absolute path; a built-in config by its name (the binary the
         // jobs run has it too).
         let config_path = if path.is_file() {
-            std::path::absolute(path)?
+            let p = std::path::absolute(path)?;
+            check_path(&p, "the config")?;
+            p
         } else {
+            // A config's name: letters, digits, `_`, `-` and `.` (checked when read).
             PathBuf::from(&config.name)
         };
-        check_path(&config_path, "the config")?;
         name = config.name.clone();
         what = format!("experiment {name} ({})", path.display());
         let mut words = vec![
@@ -273,7 +275,7 @@ fn missing_by_task(target: &Target) -> anyhow::Result<Vec<usize>> {
     let mut missing = vec![0usize; n as usize];
     for (config, plan) in &target.experiments {
         let dir = experiment_dir(&target.out, &config.name);
-        let done = recorded_runs(plan, &[&dir], false)?.records;
+        let done = recorded_runs(plan, &[&dir], Access::Count)?.records;
         for run in plan.runs.iter().filter(|r| !done.contains_key(&r.key)) {
             missing[Shard::of(&run.key, n) as usize] += 1;
         }

@@ -183,10 +183,15 @@ fn shell_words(words: &[String]) -> String {
 /// Slurm or the shell would read as something else).
 pub fn check_path(path: &Path, what: &str) -> anyhow::Result<()> {
     let text = path.to_string_lossy();
-    let plain = path.is_absolute()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+,@:=".contains(c));
+    if !path.is_absolute() {
+        crate::user_bail!(
+            "{what} {}: a path in a Slurm job script must be absolute (the jobs run on other nodes, in other folders)",
+            crate::util::input::excerpt(&text)
+        );
+    }
+    let plain = text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+,@:=".contains(c));
     if !plain {
         crate::user_bail!(
             "{what} {}: a path in a Slurm job script may only have letters, digits and / . _ - + , @ : = (no spaces, quotes, $ or %); use another folder",

@@ -44,17 +44,28 @@ fn check_experiments(b: &super::Block, known: &Known) -> Result<(), String> {
         let (config, suffix) = n
             .split_once('/')
             .map_or((n.as_str(), None), |(c, s)| (c, Some(s)));
+        if !known.experiments.contains(config) {
+            let near = crate::util::suggest::did_you_mean(
+                config,
+                known.experiments.iter().map(String::as_str),
+            );
+            return Err(match near.is_empty() {
+                true => format!(
+                    "unknown experiment {} (an experiment is a config's name, or NAME/tuned, NAME/race or NAME/race_steps; configs: {})",
+                    crate::util::input::excerpt(n),
+                    join(known.experiments.iter())
+                ),
+                false => format!(
+                    "unknown experiment {}{near}",
+                    crate::util::input::excerpt(n)
+                ),
+            });
+        }
         if let Some(s) = suffix
             && Source::of_suffix(s).is_none()
         {
             return Err(format!(
                 "experiment {n:?}: {s:?} is not a tuning's tables (tuned, race or race_steps)"
-            ));
-        }
-        if !known.experiments.contains(config) {
-            return Err(format!(
-                "unknown experiment {config:?} (configs: {})",
-                join(known.experiments.iter())
             ));
         }
     }
@@ -216,9 +227,18 @@ pub(super) fn check_template(template: &str, prefixes: &Prefixes) -> Result<(), 
         match prefixes.get(&head) {
             None => {
                 return Err(format!(
-                    "{{{}}} names a fact that nothing computes (facts so far: {})",
-                    h.name,
-                    prefixes.keys().cloned().collect::<Vec<_>>().join(", ")
+                    "{{{}}} names a fact that nothing before it computes{}",
+                    crate::util::input::excerpt(&h.name).trim_matches('"'),
+                    match crate::util::suggest::did_you_mean(
+                        &head,
+                        prefixes.keys().map(String::as_str)
+                    ) {
+                        s if s.is_empty() => format!(
+                            " (blocks so far: {})",
+                            prefixes.keys().cloned().collect::<Vec<_>>().join(", ")
+                        ),
+                        s => s,
+                    }
                 ));
             }
             Some(Some(declared)) => {

@@ -212,6 +212,37 @@ pub struct Checkpoint {
     pub max_depth: u32,
 }
 
+impl Checkpoint {
+    /// Whether a search could have written it: thresholds rising, the next above the
+    /// last, at least one node expanded per iteration and no more expanded than
+    /// generated, depths within a path's length. A checkpoint that fails is not resumed
+    /// from (the run starts again), whatever its checksum says.
+    pub fn check(&self) -> Result<(), String> {
+        let Some(&last) = self.thresholds.last() else {
+            return Err("no iteration completed".into());
+        };
+        if self.thresholds.windows(2).any(|w| w[1] <= w[0]) {
+            return Err("its thresholds do not rise".into());
+        }
+        if self.next <= last || self.next as usize >= MAX_PATH {
+            return Err(format!(
+                "its next threshold {} does not follow {last}",
+                self.next
+            ));
+        }
+        if self.expanded > self.generated || self.expanded < self.thresholds.len() as u64 {
+            return Err("its node counts do not fit its iterations".into());
+        }
+        if self.max_depth as usize > MAX_PATH || self.max_depth > last + 1 {
+            return Err(format!(
+                "its depth {} is past its thresholds",
+                self.max_depth
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// How a run is controlled: its expansion limit, where it resumes, who is told of each
 /// iteration completed, and the stop request it looks at.
 #[derive(Default)]

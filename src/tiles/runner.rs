@@ -102,6 +102,7 @@ fn ida_algorithm() -> Algorithm {
         version: 2,
         description: "IDA* (fast, one blank) on a benchmark instance",
         metrics: MetricsSpec::of::<TilesMetrics>(),
+        anytime: false,
         run: run_ida,
         params: vec![
             ParamSpec::choice(
@@ -183,6 +184,7 @@ fn random8_algorithm() -> Algorithm {
         version: 4,
         description: "BFS, DFS, A* or IDA* on a random 8-puzzle at a chosen optimal distance",
         metrics: MetricsSpec::of::<TilesMetrics>(),
+        anytime: false,
         run: run_random8,
         params: vec![
             ParamSpec::choice(
@@ -284,9 +286,18 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
     let control = Control {
         expand_limit: limit,
         stop: Some(ctx.cancel),
-        resume: ctx
-            .resume
-            .and_then(|v| serde_json::from_value(v.clone()).ok()),
+        resume: ctx.resume.and_then(|v| {
+            let checked = serde_json::from_value::<Checkpoint>(v.clone())
+                .map_err(|e| e.to_string())
+                .and_then(|c| c.check().map(|()| c));
+            checked
+                .map_err(|e| {
+                    ctx.observer.note(&format!(
+                        "warning: the checkpoint of this run is discarded ({e}); it starts from its beginning"
+                    ))
+                })
+                .ok()
+        }),
         on_iteration: Some(&mut record),
     };
     let options = search_options(params)?;

@@ -352,6 +352,7 @@ fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
         for (i, c) in seen.iter().enumerate() {
             assert_eq!(c.thresholds, full.thresholds[..=i], "{name}");
             assert_eq!(c.next, full.thresholds[i + 1], "{name}");
+            assert_eq!(c.check(), Ok(()), "{name}: checkpoint {i} passes its check");
             let resumed = solve(Control {
                 resume: Some(c.clone()),
                 ..Control::default()
@@ -372,6 +373,24 @@ fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
             ..Control::default()
         });
         assert_eq!(key(&resumed), key(&limited), "{name}, limited");
+        // Checkpoints no search writes fail their check.
+        let last = seen.last().unwrap().clone();
+        let mut back = last.clone();
+        back.next = last.thresholds[0];
+        let mut counts = last.clone();
+        counts.expanded = counts.generated + 1;
+        let mut order = last.clone();
+        order.thresholds.swap(0, 1);
+        for (bad, says) in [
+            (back, "does not follow"),
+            (counts, "node counts"),
+            (order, "do not rise"),
+        ] {
+            assert!(
+                bad.check().is_err_and(|e| e.contains(says)),
+                "{name}: {says}"
+            );
+        }
         // A checkpoint of another search (another h0) is ignored.
         let mut other = seen[0].clone();
         other.thresholds[0] += 2;

@@ -27,6 +27,7 @@ use crate::pipeline::metrics::Better;
 use crate::pipeline::params::{Params, Value};
 use crate::pipeline::plan::{Plan, Run, identify};
 use crate::pipeline::progress::Progress;
+use crate::pipeline::recorded::Access;
 use crate::pipeline::results::frames;
 use crate::pipeline::table::{ColumnBuilder, frame, write_both};
 use crate::present::figure::{FigureKind, FigureSpec};
@@ -224,7 +225,9 @@ pub fn to_evaluate(plan: &Plan, spec: &TuneSpec, out: &Path, force: bool) -> any
     if force || !journal.exists() {
         return Ok(upper);
     }
-    let done = crate::pipeline::recorded::checked_journal(plan, &journal, false)?.len() as u64;
+    let none = |_: &str| None;
+    let recorded = crate::pipeline::recorded::checked_journal(&none, &journal, Access::Count)?;
+    let done = recorded.len() as u64;
     Ok(upper.saturating_sub(done))
 }
 
@@ -334,17 +337,23 @@ pub fn tune(
     crate::pipeline::recorded::create_dir(&dir)?;
     let _lock = ExperimentLock::acquire(&dir)?;
     let journal = dir.join("evaluations.jsonl");
-    if opts.force && journal.exists() {
-        std::fs::remove_file(&journal)?;
-    }
+    let families = families(config, plan, spec)?;
+    // Every record is checked against its run's algorithm, as an experiment's are;
+    // with `force` every run is computed again, each replacing its old record.
+    let algorithms = possible_runs(plan, spec, &families);
+    let algorithm_of = |key: &str| algorithms.get(key).map(|&a| &plan.runner.algorithms[a]);
+    let recorded =
+        crate::pipeline::recorded::checked_journal(&algorithm_of, &journal, Access::Owner(None))?;
     let mut ev = Evaluations {
         plan,
         opts,
-        done: crate::pipeline::recorded::checked_journal(plan, &journal, true)?,
+        done: match opts.force {
+            true => HashMap::new(),
+            false => recorded.into_iter().map(|(k, v)| (k, v.record)).collect(),
+        },
         journal,
         computed: 0,
     };
-    let families = families(config, plan, spec)?;
     let upper = most_evaluations(plan, spec);
     let reused = (ev.done.len() as u64).min(upper);
     let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, reused);
@@ -428,6 +437,24 @@ fn race_all(
             races[*r].record(&values);
         }
     }
+}
+
+/// The algorithm of every run a tuning may make (each candidate on every training and
+/// held-out instance), by run key, for checking its journal's records.
+fn possible_runs(plan: &Plan, spec: &TuneSpec, families: &[Family]) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    for f in families {
+        for c in &f.candidates {
+            let splits = [("train", spec.train_seeds), ("test", spec.test_seeds)];
+            for (split, n) in splits {
+                for i in 0..n {
+                    let run = evaluation(plan, spec, f, c, split, i, 0);
+                    out.insert(run.key, f.algorithm);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Each family's elite on every held-out instance.

@@ -34,7 +34,13 @@ pub fn write_with(
         Ok(())
     })();
     if let Err(e) = result {
+        // A writer that wraps I/O errors in its own (Parquet's "transport error") hides
+        // a full disk: asked of the file system before the temporary file frees room.
+        let full = no_room(dir);
         let _ = std::fs::remove_file(&tmp);
+        if full {
+            crate::user_bail!("{}: the disk is full", path.display());
+        }
         let e = e.context(format!("writing {}", path.display()));
         return Err(crate::util::error::environment_error(
             e,
@@ -53,6 +59,11 @@ pub fn write_with(
         ));
     }
     Ok(())
+}
+
+/// True when the file system holding `dir` has no block left for this user.
+fn no_room(dir: &Path) -> bool {
+    rustix::fs::statvfs(dir).is_ok_and(|v| v.f_bavail == 0)
 }
 
 /// Writes bytes to `path`, atomically.

@@ -68,13 +68,19 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// are returned unchanged.
 pub fn environment_error(err: anyhow::Error, what: &str) -> anyhow::Error {
     use std::io::ErrorKind as K;
+    // Libraries that wrap I/O errors in their own (polars, the image encoder) keep only
+    // the text, "… (os error 13)": the code is read back from it.
+    let os_code = err
+        .chain()
+        .find_map(|e| {
+            e.downcast_ref::<std::io::Error>()
+                .and_then(std::io::Error::raw_os_error)
+        })
+        .or_else(|| os_code_in(&one_line(&err)));
     let io_kind = err
         .chain()
-        .find_map(|e| e.downcast_ref::<std::io::Error>().map(std::io::Error::kind));
-    let os_code = err.chain().find_map(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .and_then(std::io::Error::raw_os_error)
-    });
+        .find_map(|e| e.downcast_ref::<std::io::Error>().map(std::io::Error::kind))
+        .or_else(|| os_code.map(|c| std::io::Error::from_raw_os_error(c).kind()));
     // ELOOP (its kind is not stable yet).
     if os_code == Some(40) && !is_user_error(&err) {
         return crate::user_error!("{what}: the path is a loop of symlinks");
@@ -105,6 +111,15 @@ pub fn environment_error(err: anyhow::Error, what: &str) -> anyhow::Error {
         Some(r) if !is_user_error(&err) => crate::user_error!("{what}: {r}"),
         _ => err,
     }
+}
+
+/// The code of the last "(os error N)" in an error's text, or of an I/O error written
+/// with `{:?}` ("Os { code: N, … }").
+fn os_code_in(text: &str) -> Option<i32> {
+    ["(os error ", "Os { code: "].iter().find_map(|mark| {
+        let at = text.rfind(mark)? + mark.len();
+        text[at..].split([')', ',']).next()?.parse().ok()
+    })
 }
 
 /// The one line printed for an error: its whole context chain, outermost first.
@@ -143,6 +158,13 @@ mod tests {
         let err = environment_error(anyhow::Error::new(io).context("x"), "out/results.csv");
         assert_eq!(exit_code(&err), 2);
         assert_eq!(err.to_string(), "out/results.csv: the disk is full");
+        let wrapped = anyhow::anyhow!("ImageError(IoError(Permission denied (os error 13)))");
+        let err = environment_error(wrapped, "out/x.png");
+        assert_eq!(err.to_string(), "out/x.png: permission denied");
+        let debug =
+            anyhow::anyhow!("ImageError(IoError(Os {{ code: 1, kind: PermissionDenied }}))");
+        let err = environment_error(debug, "out/x.png");
+        assert_eq!(err.to_string(), "out/x.png: permission denied");
         let other = environment_error(anyhow::anyhow!("bug"), "p");
         assert_eq!(exit_code(&other), 1);
     }

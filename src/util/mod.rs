@@ -1,6 +1,7 @@
 //! Small utilities shared by every layer, knowing nothing of the rest of the program:
 //! atomic file writes ([`atomic`]), cancellation ([`cancel`]), the built-in configs and
-//! studies ([`catalog`]), user errors and exit codes ([`error`]), arrays on huge pages
+//! studies ([`catalog`]), user errors and exit codes ([`error`]), the program's own files, never opened
+//! through a symlink ([`files`]), arrays on huge pages
 //! ([`huge`]), reading input with
 //! limits ([`input`]), values computed once per process ([`memo`]), memory budgets
 //! ([`memory`]), a count of a long command's work done ([`meter`]), number formatting
@@ -11,6 +12,7 @@ pub mod atomic;
 pub mod cancel;
 pub mod catalog;
 pub mod error;
+pub mod files;
 pub mod huge;
 pub mod input;
 pub mod memo;
@@ -20,4 +22,5 @@ pub mod notice;
 pub mod numfmt;
 pub mod prompt;
 pub mod rng;
+pub mod suggest;
 pub mod timestamp;

@@ -216,3 +216,28 @@ pub fn signal(child: std::process::Child, signal: &str) -> std::process::Output 
     assert!(sent.is_ok_and(|s| s.success()), "kill {signal} {pid}");
     child.wait_with_output().expect("the child's output")
 }
+
+/// Runs `f` with a fresh tmpfs of `size` mounted on a temporary folder; skips (with a
+/// note) where mounting is not allowed.
+pub fn with_tmpfs(size: &str, f: impl FnOnce(&Path)) {
+    let dir = tempfile::tempdir().unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+        .arg(dir.path())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!(
+            "note: cannot mount a tmpfs here (not root or no permission): full-disk test skipped"
+        );
+        return;
+    }
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(dir.path())));
+    let _ = std::process::Command::new("umount")
+        .arg(dir.path())
+        .status();
+    if let Err(p) = result {
+        std::panic::resume_unwind(p);
+    }
+}

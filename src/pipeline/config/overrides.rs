@@ -22,6 +22,13 @@ fn parse_override_value(text: &str) -> Result<toml::Value, String> {
         Err(_) if text.contains(['\n', '\r']) => {
             return Err(format!("the value {shown} is more than one line"));
         }
+        // Digits that TOML refuses are a whole number past the 64-bit range.
+        Err(_) if plain_number(text) => {
+            return Err(format!(
+                "the number {shown} is out of range (a whole number is at most {})",
+                i64::MAX
+            ));
+        }
         Err(_) => return Ok(toml::Value::String(text.to_string())),
     };
     if table.len() != 1 || text.contains(['\n', '\r']) {
