@@ -7,7 +7,8 @@
 //! returning its descriptor and uses nothing of the other domains.
 
 use crate::pipeline::runner::Runner;
-use crate::present::facts::{BoardFunction, FactFunction, ReferenceFunction};
+use crate::present::facts::{FactFunction, ReferenceFunction};
+use crate::present::figure::BoardFunction;
 
 /// A domain's command-line program: `searchlab <domain> …`.
 #[derive(Clone, Copy)]

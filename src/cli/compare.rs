@@ -8,19 +8,15 @@ use crate::pipeline::metrics::Better;
 use crate::pipeline::metrics::MetricSpec;
 use crate::present::facts::Facts;
 use crate::report::blocks::Renderer;
-use crate::study::{Block, BlockKind, Columns};
+use crate::study::block::{BoxFigure, CompareTable, IntervalFigure, Read};
+use crate::study::{Block, Columns, Kind};
 use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Builds the comparison block the flags describe.
-fn block(
-    by: &[String],
-    metric: &str,
-    better: Option<Better>,
-    filter: &[String],
-    paired: &[String],
-) -> anyhow::Result<Block> {
+/// What the compare, ranking and box blocks of the flags read: the experiments, the
+/// filter, and a name for their figures.
+fn reading(filter: &[String], experiments: Vec<String>, name: &str) -> anyhow::Result<Read> {
     let mut filter_table = BTreeMap::new();
     for f in filter {
         let Some((k, v)) = f.split_once('=') else {
@@ -32,15 +28,23 @@ fn block(
             .collect();
         filter_table.insert(k.trim().to_string(), toml::Value::Array(values));
     }
-    let text =
-        format!("kind = \"compare\"\nexperiment = \"e\"\nmetric = {metric:?}\ngroup = {by:?}");
-    let mut b: Block = toml::from_str(&text).map_err(|e| crate::user_error!("{e}"))?;
-    b.better = better;
-    b.filter = filter_table;
-    if !paired.is_empty() {
-        b.paired = Some(Columns::Many(paired.to_vec()));
+    Ok(Read {
+        experiment: Some(Columns::Many(experiments)),
+        filter: filter_table,
+        name: Some(name.to_string()),
+        ..Read::default()
+    })
+}
+
+/// A block of `kind` reading `read`.
+fn block(read: &Read, kind: Kind) -> Block {
+    Block {
+        read: read.clone(),
+        look: Default::default(),
+        frame: Default::default(),
+        kind,
+        line: 0,
     }
-    Ok(b)
 }
 
 /// The question `compare` answers: the folders, the grouping, the metric, the filter.
@@ -161,16 +165,38 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         filter_suffix(q.filter)
     );
     let mut facts = Facts::default();
-    let mut b = block(q.by, q.metric, q.better, q.filter, q.paired)?;
-    b.experiment = Some(Columns::Many(experiments));
+    let group = Some(Columns::Many(q.by.to_vec()));
+    let metric = Some(q.metric.to_string());
+    let compare = CompareTable {
+        metric: metric.clone(),
+        group: group.clone(),
+        better: q.better,
+        missing: None,
+        paired: (!q.paired.is_empty()).then(|| Columns::Many(q.paired.to_vec())),
+        best_of: None,
+        top: None,
+        digits: None,
+        show: true,
+    };
+    let b = block(&reading(q.filter, experiments.clone(), &stem)?, Kind::Compare(compare));
     let table = renderer
         .block(&b, &stem, &mut facts)
         .map_err(|e| crate::user_error!("{}", crate::util::error::one_line(&e)))?;
-    for (kind, suffix) in [(BlockKind::Interval, "ranking"), (BlockKind::Box, "box")] {
-        b.kind = kind;
-        b.paired = None;
-        b.name = Some(format!("{stem}_{suffix}"));
-        b.title = None;
+    let interval = Kind::Interval(IntervalFigure {
+        x: None,
+        metric: metric.clone(),
+        group: group.clone(),
+        better: q.better,
+        missing: None,
+    });
+    let boxes = Kind::Box(BoxFigure {
+        x: None,
+        metric,
+        group,
+        missing: None,
+    });
+    for (kind, suffix) in [(interval, "ranking"), (boxes, "box")] {
+        let b = block(&reading(q.filter, experiments.clone(), &format!("{stem}_{suffix}"))?, kind);
         renderer.block(&b, &stem, &mut facts)?;
     }
     Ok(format!(

@@ -1,7 +1,10 @@
 //! The command line: `run`, `report`, `tune`, `merge`, `compare`, `list` and `init`
 //! drive the pipeline, `slurm` spreads it over a cluster, and each domain of the
 //! registry adds its own programs as a subcommand (`rjm`, `tiles`, `pegsol`: the
-//! assignments' programs). Errors come back to `main` as one line.
+//! assignments' programs). One module a concern: running experiments, tunings, merges
+//! and comparisons (`experiment`, `compare`), the report (`report`), listings and
+//! `init` (`list`), and what standard output's failures mean (`output`). Errors come
+//! back to `main` as one line.
 
 mod compare;
 mod experiment;

@@ -1,6 +1,8 @@
 //! Stochastic local search, generic over the problem: hill descent with sideways moves
 //! (capped or not), random restarts, fixed-probability uphill steps and simulated
-//! annealing under several temperature schedules, all as one loop (the Rook Jumping Maze assignment, parts 3–6).
+//! annealing under several temperature schedules ([`schedule`]), all as one loop (the
+//! Rook Jumping Maze assignment, parts 3–6); and trials of escaping a local minimum
+//! ([`escape`]).
 //!
 //! A problem is a [`Landscape`]: it owns its current state, proposes a random neighbour
 //! in place, and can undo it. The loop never allocates; the best state is copied into a

@@ -3,7 +3,8 @@
 //! there (`pegsol.budget`).
 
 use crate::pipeline::table::floats;
-use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts};
+use crate::present::facts::{FactFunction, FactInput, Facts};
+use crate::present::figure::BoardFunction;
 
 pub const FACTS: &[FactFunction] = &[FactFunction {
     name: "pegsol.budget",

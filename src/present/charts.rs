@@ -143,6 +143,7 @@ pub fn line(
         categories: categorical.then(|| all_x.iter().map(|v| label(v)).collect()),
         y_range: None,
         legend_title: group.map(str::to_string),
+        styles: Vec::new(),
     })
 }
 
@@ -236,6 +237,7 @@ pub fn histogram(
         series,
         bin_width: width,
         legend_title: group.map(str::to_string),
+        styles: Vec::new(),
     })
 }
 

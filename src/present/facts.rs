@@ -273,9 +273,6 @@ pub struct FactFunction {
     pub compute: fn(&FactInput) -> anyhow::Result<Facts>,
 }
 
-/// A picture a domain draws: its caption and the figure.
-pub type Picture = (String, crate::present::figure::AnyFigure);
-
 #[derive(Clone, Copy)]
 /// A domain's reference value of a problem, given as the text of the value of the
 /// column that names problems (a maze size `"7"`): what targets relative to a reference
@@ -284,13 +281,6 @@ pub struct ReferenceFunction {
     pub name: &'static str,
     pub what: &'static str,
     pub value: fn(&str) -> Option<f64>,
-}
-
-#[derive(Clone, Copy)]
-/// A domain's pictures (boards, mazes) drawn from a block's rows: (caption, figure).
-pub struct BoardFunction {
-    pub name: &'static str,
-    pub draw: fn(&FactInput) -> anyhow::Result<Vec<Picture>>,
 }
 
 #[cfg(test)]

@@ -1,7 +1,12 @@
 //! Figure specs to figures: one code path for a config's `[[plot]]` and a study's
-//! figure blocks. A [`FigureSpec`] names the kind, the columns and the labels; [`build`]
-//! computes the figure from (already filtered) rows; [`AnyFigure`] holds any figure a
-//! study can show, the domains' board pictures included, so it can be saved by name.
+//! figure blocks, the runtime distribution included. A [`FigureSpec`] names the kind,
+//! the columns and the labels; [`build`] computes the figure from (already filtered)
+//! rows; [`AnyFigure`] holds any figure a study can show, the domains' board pictures
+//! included, so it can be saved by name.
+//!
+//! A new kind of figure is a variant of [`FigureKind`] with its arm in [`build`] (this
+//! file), the chart that computes it (`charts.rs`, or a module of its own), and the
+//! study block that asks for it (`study/block.rs`).
 
 use crate::pipeline::metrics::Better;
 use crate::present::charts;
@@ -31,6 +36,9 @@ pub enum FigureKind {
     Anytime,
     /// A ranking: each group's median with its 95% bootstrap interval, best first.
     Interval,
+    /// The runtime distribution (COCO's ECDF) of hitting times of targets, from the
+    /// anytime table, a line per `group`.
+    Ecdf,
 }
 
 impl FigureKind {
@@ -61,17 +69,50 @@ impl FigureKind {
 
     /// True for the kinds drawn from the anytime table.
     pub fn uses_anytime(self) -> bool {
-        self == FigureKind::Anytime
+        matches!(self, FigureKind::Anytime | FigureKind::Ecdf)
+    }
+}
+
+/// The targets of a runtime distribution, and how its budget is counted.
+#[derive(Debug, Clone)]
+pub struct RuntimeSpec {
+    /// Absolute targets; or, with `problem` and `reference`, fractions of each
+    /// problem's reference value.
+    pub targets: Vec<f64>,
+    pub fractions: Vec<f64>,
+    pub problem: Option<String>,
+    /// The reference value per problem (a domain's function), when targets are relative.
+    pub reference: Option<fn(&str) -> Option<f64>>,
+    /// Divide the budget by this column (a problem dimension).
+    pub per: Option<String>,
+    /// The targets in words, for the x axis.
+    pub words: String,
+}
+
+impl RuntimeSpec {
+    /// The targets as the anytime views take them.
+    pub fn targets(&self) -> anyhow::Result<crate::present::anytime::Targets<'_>> {
+        use crate::present::anytime::Targets;
+        Ok(match (&self.problem, self.reference) {
+            (Some(problem), Some(reference)) if !self.fractions.is_empty() => Targets::Relative {
+                problem,
+                fractions: &self.fractions,
+                reference,
+            },
+            _ if !self.targets.is_empty() => Targets::Absolute(&self.targets),
+            _ => anyhow::bail!("a runtime distribution needs targets"),
+        })
     }
 }
 
 /// What to draw.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct FigureSpec {
     pub kind: FigureKind,
     pub x: Option<String>,
     pub metric: String,
-    pub group: Option<String>,
+    /// The grouping columns (one today: a line, box or series per value).
+    pub group: Vec<String>,
     pub title: String,
     pub x_label: Option<String>,
     pub y_label: Option<String>,
@@ -82,9 +123,34 @@ pub struct FigureSpec {
     pub better: Option<Better>,
     /// The value a null metric counts as (e.g. 0 moves for an unreachable goal).
     pub missing: Option<f64>,
+    /// A runtime distribution's targets.
+    pub runtime: Option<RuntimeSpec>,
 }
 
 impl FigureSpec {
+    /// A spec of `kind` for `metric` with nothing else set.
+    pub fn new(kind: FigureKind, metric: &str) -> FigureSpec {
+        FigureSpec {
+            kind,
+            x: None,
+            metric: metric.to_string(),
+            group: Vec::new(),
+            title: String::new(),
+            x_label: None,
+            y_label: None,
+            log_x: false,
+            log_y: false,
+            better: None,
+            missing: None,
+            runtime: None,
+        }
+    }
+
+    /// The one grouping column, if any.
+    fn group_one(&self) -> Option<&str> {
+        self.group.first().map(String::as_str)
+    }
+
     /// The columns the figure reads, for checking before anything runs. Anytime figures
     /// read `iteration` and `best_so_far` besides their grouping.
     pub fn columns(&self) -> Vec<&str> {
@@ -93,7 +159,11 @@ impl FigureSpec {
             cols.push(&self.metric);
         }
         cols.extend(self.x.as_deref());
-        cols.extend(self.group.as_deref());
+        cols.extend(self.group.iter().map(String::as_str));
+        if let Some(r) = &self.runtime {
+            cols.extend(r.per.as_deref());
+            cols.extend(r.problem.as_deref());
+        }
         cols
     }
 
@@ -103,15 +173,14 @@ impl FigureSpec {
     pub fn derived_title(&self, filter: &str) -> String {
         let m = self.y_label.as_deref().unwrap_or(&self.metric);
         let x = self.x.as_deref().unwrap_or("group");
-        let by = |prefix: &str| {
-            self.group
-                .as_deref()
-                .map_or(String::new(), |g| format!("{prefix}{g}"))
+        let by = |prefix: &str| match self.group.is_empty() {
+            true => String::new(),
+            false => format!("{prefix}{}", self.group.join(", ")),
         };
         let mut title = match self.kind {
             FigureKind::Line => format!("Median {m} against {x}{}", by(", by ")),
             FigureKind::Box => {
-                let x = self.x.as_deref().or(self.group.as_deref()).unwrap_or(x);
+                let x = self.x.as_deref().or(self.group_one()).unwrap_or(x);
                 format!("Distribution of {m} by {x}")
             }
             FigureKind::Heatmap => format!("Median {m} over {x}{}", by(" × ")),
@@ -126,6 +195,10 @@ impl FigureSpec {
                     .collect();
                 format!("Ranking of {} by median {m}", of.join(", "))
             }
+            FigureKind::Ecdf => {
+                let words = self.runtime.as_ref().map_or("", |r| r.words.as_str());
+                format!("Runtime distribution: {words}")
+            }
         };
         if !filter.is_empty() {
             title.push_str(&format!(" ({filter})"));
@@ -139,11 +212,15 @@ impl FigureSpec {
             FigureKind::Line | FigureKind::Heatmap if self.x.is_none() => {
                 Err(format!("a {:?} figure needs x", self.kind).to_lowercase())
             }
-            FigureKind::Heatmap if self.group.is_none() => {
+            FigureKind::Heatmap if self.group.is_empty() => {
                 Err("a heatmap needs group (its rows)".into())
             }
-            FigureKind::Box | FigureKind::Interval if self.x.is_none() && self.group.is_none() => {
+            FigureKind::Box | FigureKind::Interval if self.x.is_none() && self.group.is_empty() => {
                 Err("this figure needs x or group (its categories)".into())
+            }
+            _ if self.group.len() > 1 => Err("a figure groups by one column".into()),
+            FigureKind::Ecdf if self.runtime.is_none() => {
+                Err("a runtime distribution needs targets".into())
             }
             FigureKind::Interval if self.better.is_none() => Err(format!(
                 "{} declares no direction: say better = \"higher\" or \"lower\"",
@@ -162,6 +239,16 @@ pub fn filter_words(filter: &Filter) -> String {
         .map(|(c, v)| format!("{c} = {}", v.join(" or ")))
         .collect();
     parts.join(", ")
+}
+
+/// A picture a domain draws: its caption and the figure.
+pub type Picture = (String, AnyFigure);
+
+#[derive(Clone, Copy)]
+/// A domain's pictures (boards, mazes) drawn from a block's rows: (caption, figure).
+pub struct BoardFunction {
+    pub name: &'static str,
+    pub draw: fn(&crate::present::facts::FactInput) -> anyhow::Result<Vec<Picture>>,
 }
 
 /// Every figure a report can hold.
@@ -233,38 +320,55 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
             &df,
             &need(&spec.x, "x")?,
             &spec.metric,
-            spec.group.as_deref(),
+            spec.group_one(),
             title,
             spec.log_x,
             spec.log_y,
         )?),
         FigureKind::Box => {
-            let x = spec.x.clone().or_else(|| spec.group.clone());
+            let x = spec.x.clone().or_else(|| spec.group_one().map(String::from));
             AnyFigure::Box(charts::boxes(&df, &need(&x, "x")?, &spec.metric, title)?)
         }
         FigureKind::Heatmap => AnyFigure::Heatmap(charts::heatmap(
             &df,
             &need(&spec.x, "x")?,
-            &need(&spec.group, "group")?,
+            &need(&spec.group_one().map(String::from), "group")?,
             &spec.metric,
             title,
         )?),
         FigureKind::Histogram => AnyFigure::Histogram(charts::histogram(
             &df,
             &spec.metric,
-            spec.group.as_deref(),
+            spec.group_one(),
             title,
         )?),
         FigureKind::Anytime => AnyFigure::Line(charts::anytime(
             &df,
-            spec.group.as_deref(),
+            spec.group_one(),
             title,
             &spec.metric,
         )?),
         FigureKind::Interval => AnyFigure::Interval(ranking(spec, &df, title)?),
+        FigureKind::Ecdf => AnyFigure::Line(runtime_distribution(spec, &df, title)?),
     };
     relabel(&mut fig, spec);
     Ok(fig)
+}
+
+/// The runtime distribution of the spec's targets, a line per group.
+fn runtime_distribution(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<LinePlot> {
+    let r = spec
+        .runtime
+        .as_ref()
+        .ok_or_else(|| anyhow::anyhow!("a runtime distribution needs targets"))?;
+    let better = spec.better.unwrap_or(Better::Lower);
+    let all = crate::present::anytime::hits(df, &spec.group, r.targets()?, better, r.per.as_deref())?;
+    let budget = match &r.per {
+        Some(p) => format!("evaluations per {}", p.trim_end_matches('s')),
+        None => "evaluations".to_string(),
+    };
+    let x_label = format!("{budget} ({})", r.words);
+    Ok(crate::present::runtime::ecdf_plot(&all, &spec.group, title, &x_label))
 }
 
 /// The ranking chart: groups best first by median, those the Mann–Whitney test (Holm
@@ -357,15 +461,9 @@ mod tests {
         FigureSpec {
             kind,
             x: Some("size".into()),
-            metric: "moves".into(),
-            group: Some("variant".into()),
-            title: String::new(),
-            x_label: None,
-            y_label: None,
-            log_x: false,
-            log_y: false,
+            group: vec!["variant".into()],
             better: Some(Better::Lower),
-            missing: None,
+            ..FigureSpec::new(kind, "moves")
         }
     }
 

@@ -56,17 +56,13 @@ pub fn figure_of(p: &PlotSpec, plan: &crate::pipeline::plan::Plan) -> Result<Fig
     let kind = FigureKind::from_name(&p.kind)?;
     let filter = Filter::from_toml(&p.filter)?;
     let mut spec = FigureSpec {
-        kind,
         x: p.x.clone(),
-        metric: p.y.clone(),
-        group: p.group.clone(),
+        group: p.group.iter().cloned().collect(),
         title: p.title.clone().unwrap_or_default(),
-        x_label: None,
-        y_label: None,
         log_x: p.log_x,
         log_y: p.log_y,
         better: plan.metric(&p.y).and_then(|m| m.better),
-        missing: None,
+        ..FigureSpec::new(kind, &p.y)
     };
     spec.check()?;
     if spec.title.trim().is_empty() {

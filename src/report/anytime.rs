@@ -1,21 +1,27 @@
-//! The anytime blocks, read from the anytime tables: the runtime distribution (`ecdf`),
-//! the expected running time to each target (`ert`) and the best value reached within
-//! fixed budgets (`fixed_budget`). Targets are absolute or fractions of a domain's
-//! reference value per problem; budgets may be read per unit of a problem dimension.
+//! The anytime blocks, read from the anytime tables: the runtime distribution (`ecdf`,
+//! a figure: see [`crate::present::figure`]), the expected running time to each target
+//! (`ert`) and the best value reached within fixed budgets (`fixed_budget`). Targets
+//! are absolute or fractions of a domain's reference value per problem; budgets may be
+//! read per unit of a problem dimension.
 
 use super::blocks::{Renderer, Selected};
-use crate::present::anytime::{Hits, Targets, at_budgets, ert, hits, trivial};
+use crate::present::anytime::{Hits, at_budgets, ert, hits, trivial};
 use crate::present::charts::label;
-use crate::present::facts::{Facts, fill};
-use crate::present::figure::AnyFigure;
+use crate::present::facts::Facts;
+use crate::present::figure::RuntimeSpec;
 use crate::present::format::{markdown_table, number};
-use crate::study::block::Block;
+use crate::study::block::{Block, ErtTable, FixedBudgetTable, Kind, TargetKeys};
 
 impl Renderer<'_> {
-    /// The block's targets.
-    fn targets<'b>(&self, b: &'b Block) -> anyhow::Result<Targets<'b>> {
-        let Some(name) = &b.reference else {
-            return Ok(Targets::Absolute(&b.targets));
+    /// The reference function a block's relative targets name.
+    pub(super) fn reference(&self, b: &Block) -> anyhow::Result<Option<fn(&str) -> Option<f64>>> {
+        let keys = match &b.kind {
+            Kind::Ecdf(k) => &k.targets,
+            Kind::Ert(k) => &k.targets,
+            _ => return Ok(None),
+        };
+        let Some(name) = &keys.reference else {
+            return Ok(None);
         };
         let reference = self
             .functions
@@ -23,31 +29,26 @@ impl Renderer<'_> {
             .iter()
             .find(|r| r.name == name)
             .ok_or_else(|| anyhow::anyhow!("no reference function {name}"))?;
-        Ok(Targets::Relative {
-            problem: b.problem.as_deref().unwrap_or_default(),
-            fractions: &b.fractions,
-            reference: reference.value,
-        })
+        Ok(Some(reference.value))
     }
 
     /// The hitting times of the block's groups; when every target is reached at the
     /// first checkpoint, a warning on stderr and a note for the reader.
-    fn block_hits(&self, b: &Block, sel: &Selected) -> anyhow::Result<(Vec<Hits>, String)> {
+    pub(super) fn block_hits(
+        &self,
+        b: &Block,
+        sel: &Selected,
+        r: &RuntimeSpec,
+    ) -> anyhow::Result<(Vec<Hits>, String)> {
         let better = self
             .tables
-            .better(&sel.experiments, "best_so_far", b.better)?;
-        let all = hits(
-            &sel.anytime,
-            &b.group_list(),
-            self.targets(b)?,
-            better,
-            b.per.as_deref(),
-        )?;
+            .better(&sel.experiments, "best_so_far", b.better())?;
+        let all = hits(&sel.anytime, &b.group_list(), r.targets()?, better, r.per.as_deref())?;
         let note = if trivial(&all) {
             eprintln!(
                 "searchlab: warning: block {}: every target is reached at the first checkpoint, so the {} says nothing of speed (harder targets?)",
                 sel.name,
-                b.kind.name()
+                b.kind_name()
             );
             "\n*Every target is reached at the first checkpoint: these targets do not tell the methods apart.*\n".to_string()
         } else {
@@ -56,61 +57,24 @@ impl Renderer<'_> {
         Ok((all, note))
     }
 
+    /// A runtime block's targets as a figure's spec holds them.
+    fn runtime(&self, b: &Block, t: &TargetKeys, per: &Option<String>) -> anyhow::Result<RuntimeSpec> {
+        Ok(RuntimeSpec {
+            targets: t.targets.clone(),
+            fractions: t.fractions.clone(),
+            problem: t.problem.clone(),
+            reference: self.reference(b)?,
+            per: per.clone(),
+            words: t.words(),
+        })
+    }
+
     /// The budget's name, per problem dimension if divided.
-    fn budget_words(&self, b: &Block) -> String {
-        match &b.per {
+    fn budget_words(per: &Option<String>) -> String {
+        match per {
             Some(p) => format!("evaluations per {}", p.trim_end_matches('s')),
             None => "evaluations".to_string(),
         }
-    }
-
-    /// The targets, as words for a caption: `≤ −18, −19`, or `90%, 100% of rjm.best`.
-    fn targets_words(&self, b: &Block) -> String {
-        match &b.reference {
-            Some(r) => {
-                let f: Vec<String> = b
-                    .fractions
-                    .iter()
-                    .map(|x| format!("{}%", number(x * 100.0, 1)))
-                    .collect();
-                format!(
-                    "targets {} of {r} per {}",
-                    f.join(", "),
-                    b.problem.as_deref().unwrap_or("problem")
-                )
-            }
-            None => {
-                let t: Vec<String> = b.targets.iter().map(|x| number(*x, 3)).collect();
-                format!("targets {}", t.join(", "))
-            }
-        }
-    }
-
-    pub(super) fn ecdf_block(
-        &self,
-        b: &Block,
-        sel: &Selected,
-        facts: &mut Facts,
-    ) -> anyhow::Result<String> {
-        let (all, note) = self.block_hits(b, sel)?;
-        let mut title =
-            fill(b.title.as_deref().unwrap_or_default(), facts).map_err(anyhow::Error::msg)?;
-        if title.trim().is_empty() {
-            let filter = crate::present::figure::filter_words(&sel.filter);
-            title = format!("Runtime distribution: {}", self.targets_words(b));
-            if !filter.is_empty() {
-                title.push_str(&format!(" ({filter})"));
-            }
-        }
-        let x_label = format!("{} ({})", self.budget_words(b), self.targets_words(b));
-        let fig = AnyFigure::Line(crate::present::runtime::ecdf_plot(
-            &all,
-            &b.group_list(),
-            &title,
-            &x_label,
-        ));
-        let caption = self.caption(b, &title, facts)?;
-        Ok(self.figure(&fig, &sel.name, &caption)? + &note)
     }
 
     /// The expected running time to each target, with successes, per group; facts for
@@ -120,11 +84,13 @@ impl Renderer<'_> {
     pub(super) fn ert_block(
         &self,
         b: &Block,
+        k: &ErtTable,
         sel: &Selected,
         facts: &mut Facts,
     ) -> anyhow::Result<String> {
-        let (all, note) = self.block_hits(b, sel)?;
-        let count = b.targets.len().max(b.fractions.len());
+        let runtime = self.runtime(b, &k.targets, &k.per)?;
+        let (all, note) = self.block_hits(b, sel, &runtime)?;
+        let count = k.targets.count();
         let last = count - 1;
         let mut f = Facts::default();
         let mut rows = Vec::new();
@@ -164,32 +130,22 @@ impl Renderer<'_> {
             f.set("best_ert", e.round());
             f.set("best_success", rate);
         }
-        match (b.targets.last(), b.fractions.last()) {
+        match (k.targets.targets.last(), k.targets.fractions.last()) {
             (Some(t), _) => f.set("target", *t),
             (None, Some(x)) => f.set("target", *x),
             _ => {}
         }
         facts.extend_prefixed(&sel.prefix, f);
-        let mut head = vec![self.target_group_header(b, sel)];
-        let budget = self.budget_words(b);
-        head.extend((0..count).map(|t| match b.targets.get(t) {
+        let mut head = vec![self.group_header(b, sel, &b.group_list())];
+        let budget = Self::budget_words(&k.per);
+        head.extend((0..count).map(|t| match k.targets.targets.get(t) {
             Some(v) => format!("ERT to {} ({budget}; successes)", number(*v, 3)),
             None => format!(
                 "ERT to {}% of the reference ({budget}; successes)",
-                number(b.fractions[t] * 100.0, 1)
+                number(k.targets.fractions[t] * 100.0, 1)
             ),
         }));
         Ok(markdown_table(&head, &rows) + &note)
-    }
-
-    fn target_group_header(&self, b: &Block, sel: &Selected) -> String {
-        let by = b.group_list();
-        b.headers.get(&by.join(", ")).cloned().unwrap_or_else(|| {
-            by.iter()
-                .map(|c| self.header(b, sel, c))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
     }
 
     /// Per group and budget, the median (and quartiles) of the best value reached
@@ -198,17 +154,18 @@ impl Renderer<'_> {
     pub(super) fn fixed_budget_block(
         &self,
         b: &Block,
+        k: &FixedBudgetTable,
         sel: &Selected,
         facts: &mut Facts,
     ) -> anyhow::Result<String> {
         let better = self
             .tables
-            .better(&sel.experiments, "best_so_far", b.better)?;
-        let values = at_budgets(&sel.anytime, &b.group_list(), &b.budgets, b.per.as_deref())?;
+            .better(&sel.experiments, "best_so_far", b.better())?;
+        let values = at_budgets(&sel.anytime, &b.group_list(), &k.budgets, k.per.as_deref())?;
         let mut f = Facts::default();
         let mut rows = Vec::new();
         // Per budget: the best (median, mean) so far and its group.
-        let mut best: Vec<Option<((f64, f64), String)>> = vec![None; b.budgets.len()];
+        let mut best: Vec<Option<((f64, f64), String)>> = vec![None; k.budgets.len()];
         for (group, per_budget) in &values {
             let key = group.join(", ");
             let mut row = vec![
@@ -219,7 +176,7 @@ impl Renderer<'_> {
                     .join(", "),
             ];
             for (i, v) in per_budget.iter().enumerate() {
-                let budget = number(b.budgets[i], 0).replace(',', "");
+                let budget = number(k.budgets[i], 0).replace(',', "");
                 let Some(s) = crate::stats::Summary::of(v) else {
                     row.push("–".into());
                     continue;
@@ -250,16 +207,16 @@ impl Renderer<'_> {
         for (i, m) in best.into_iter().enumerate() {
             if let Some((_, g)) = m {
                 f.set(
-                    format!("[{}].best", number(b.budgets[i], 0).replace(',', "")),
+                    format!("[{}].best", number(k.budgets[i], 0).replace(',', "")),
                     g,
                 );
             }
         }
         facts.extend_prefixed(&sel.prefix, f);
-        let mut head = vec![self.target_group_header(b, sel)];
-        let budget = self.budget_words(b);
+        let mut head = vec![self.group_header(b, sel, &b.group_list())];
+        let budget = Self::budget_words(&k.per);
         head.extend(
-            b.budgets
+            k.budgets
                 .iter()
                 .map(|x| format!("best so far at {} {budget} (median, IQR)", number(*x, 0))),
         );

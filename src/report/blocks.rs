@@ -7,10 +7,10 @@ use crate::domain::Functions;
 use crate::pipeline::config::Config;
 use crate::pipeline::metrics::{Better, MetricSpec};
 use crate::present::facts::{Fact, FactInput, Facts, fill};
-use crate::present::figure::{AnyFigure, FigureSpec, filter_words};
+use crate::present::figure::{AnyFigure, FigureKind, filter_words};
 use crate::present::plot::save;
 use crate::present::view::{Filter, concat};
-use crate::study::block::{Block, BlockKind};
+use crate::study::block::{Block, Kind};
 use polars::prelude::DataFrame;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -94,40 +94,43 @@ pub struct Renderer<'a> {
 impl Renderer<'_> {
     /// Renders one block. `id` names its figures when the block has no name.
     pub fn block(&self, b: &Block, id: &str, facts: &mut Facts) -> anyhow::Result<String> {
-        if b.kind == BlockKind::Text {
-            let text = b.text.as_deref().unwrap_or_default();
+        if let Kind::Text(t) = &b.kind {
+            let text = t.text.as_deref().unwrap_or_default();
             return Ok(format!(
                 "{}\n",
                 fill(text.trim(), facts).map_err(anyhow::Error::msg)?
             ));
         }
         let sel = self.select(b, id)?;
-        if b.kind.makes_facts() {
+        if b.makes_facts() {
             facts.extend_prefixed(&sel.prefix, filter_facts(&sel.filter));
         }
-        if let Some(kind) = b.kind.figure() {
-            return self.figure_block(b, &sel, kind, facts);
+        if b.figure().is_some() {
+            return self.figure_block(b, &sel, facts);
         }
-        let shown = match b.kind {
-            BlockKind::Table => self.table_block(b, &sel, facts),
-            BlockKind::Compare => self.compare_block(b, &sel, facts),
-            BlockKind::Aggregate => self.aggregate_block(b, &sel, facts),
-            BlockKind::Pivot => self.pivot_block(b, &sel, facts),
-            BlockKind::Rows => self.rows_block(b, &sel),
-            BlockKind::Facts => self.facts_block(b, &sel, facts),
-            BlockKind::Board => self.board_block(b, &sel),
-            BlockKind::Ecdf => self.ecdf_block(b, &sel, facts),
-            BlockKind::Ert => self.ert_block(b, &sel, facts),
-            BlockKind::FixedBudget => self.fixed_budget_block(b, &sel, facts),
-            _ => anyhow::bail!("a {} block renders nothing here", b.kind.name()),
+        let shown = match &b.kind {
+            Kind::Table(k) => self.table_block(b, k, &sel, facts),
+            Kind::Compare(k) => self.compare_block(b, k, &sel, facts),
+            Kind::Aggregate(k) => self.aggregate_block(b, k, &sel, facts),
+            Kind::Pivot(k) => self.pivot_block(b, k, &sel, facts),
+            Kind::Rows(k) => self.rows_block(b, k, &sel),
+            Kind::Facts(k) => self.facts_block(b, k, &sel, facts),
+            Kind::Board(k) => self.board_block(k, &sel),
+            Kind::Ert(k) => self.ert_block(b, k, &sel, facts),
+            Kind::FixedBudget(k) => self.fixed_budget_block(b, k, &sel, facts),
+            _ => anyhow::bail!("a {} block renders nothing here", b.kind_name()),
         }?;
-        Ok(if b.show { shown } else { String::new() })
+        if !b.shown() {
+            return Ok(String::new());
+        }
+        let (above, below) = self.table_titles(b, facts)?;
+        Ok(above + &shown + &below)
     }
 
     /// The rows of the tables a block reads, after its filter. A filter that keeps no
     /// row of a table the block reads is an error naming it.
     fn select(&self, b: &Block, id: &str) -> anyhow::Result<Selected<'_>> {
-        let filter = Filter::from_toml(&b.filter).map_err(anyhow::Error::msg)?;
+        let filter = Filter::from_toml(&b.read.filter).map_err(anyhow::Error::msg)?;
         let tables = b.tables();
         let (first, ..) = tables
             .first()
@@ -150,11 +153,11 @@ impl Renderer<'_> {
             concat(&named)
         };
         let results = read(&self.tables.results)?;
-        let anytime = match b.kind.reads_anytime() || b.kind == BlockKind::Facts {
+        let anytime = match b.reads_anytime() || matches!(b.kind, Kind::Facts(_)) {
             true => read(&self.tables.anytime)?,
             false => DataFrame::default(),
         };
-        let rows = if b.kind.reads_anytime() {
+        let rows = if b.reads_anytime() {
             &anytime
         } else {
             &results
@@ -168,60 +171,73 @@ impl Renderer<'_> {
             anytime,
             config,
             filter,
-            name: b.name.clone().unwrap_or_else(|| id.to_string()),
+            name: b.read.name.clone().unwrap_or_else(|| id.to_string()),
             prefix: b.fact_prefix(),
         })
     }
 
-    fn figure_block(
-        &self,
-        b: &Block,
-        sel: &Selected,
-        kind: crate::present::figure::FigureKind,
-        facts: &Facts,
-    ) -> anyhow::Result<String> {
-        let rows = if kind.uses_anytime() {
+    /// A figure block: its spec from the block, the labels from the tables'
+    /// declarations, the title and caption from its templates; a runtime distribution
+    /// whose every target is reached at once says so under it.
+    fn figure_block(&self, b: &Block, sel: &Selected, facts: &Facts) -> anyhow::Result<String> {
+        let mut spec = b.figure().expect("a figure block");
+        let rows = if spec.kind.uses_anytime() {
             &sel.anytime
         } else {
             &sel.results
         };
-        let metric = b.metric.clone().unwrap_or_else(|| "best_so_far".into());
-        let mut spec = FigureSpec {
-            kind,
-            x: b.x.clone(),
-            metric: metric.clone(),
-            group: b.group_list().first().cloned(),
-            title: fill(b.title.as_deref().unwrap_or_default(), facts)
-                .map_err(anyhow::Error::msg)?,
-            x_label: b.x_label.clone(),
-            y_label: b.y_label.clone().or_else(|| {
-                self.tables
-                    .metric(&sel.experiments, &metric)
-                    .map(|m| m.header())
-            }),
-            log_x: b.log_x,
-            log_y: b.log_y,
-            better: self.tables.better(&sel.experiments, &metric, b.better).ok(),
-            missing: b.missing,
-        };
+        if spec.y_label.is_none() && spec.kind != FigureKind::Ecdf {
+            spec.y_label = self
+                .tables
+                .metric(&sel.experiments, &spec.metric)
+                .map(|m| m.header());
+        }
+        spec.better = self.tables.better(&sel.experiments, &spec.metric, b.better()).ok();
+        let mut note = String::new();
+        if let Some(r) = spec.runtime.as_mut() {
+            r.reference = self.reference(b)?;
+            let (_, trivial) = self.block_hits(b, sel, r)?;
+            note = trivial;
+        }
+        spec.title = fill(b.look.title.as_deref().unwrap_or_default(), facts)
+            .map_err(anyhow::Error::msg)?;
         if spec.title.trim().is_empty() {
             spec.title = spec.derived_title(&filter_words(&sel.filter));
         }
         let fig = crate::present::figure::build(&spec, rows)?;
         let caption = self.caption(b, &spec.title, facts)?;
-        self.figure(&fig, &sel.name, &caption)
+        Ok(self.figure(&fig, &sel.name, &caption)? + &note)
     }
 
     /// A block's caption: its template filled, else its title.
     pub(super) fn caption(&self, b: &Block, title: &str, facts: &Facts) -> anyhow::Result<String> {
-        match &b.caption {
+        match &b.look.caption {
             Some(c) => fill(c, facts).map_err(anyhow::Error::msg),
             None => Ok(title.to_string()),
         }
     }
 
-    fn facts_block(&self, b: &Block, sel: &Selected, facts: &mut Facts) -> anyhow::Result<String> {
-        let name = b.function.as_deref().unwrap_or_default();
+    /// A table block's title (above it) and caption (below it), where the study gives
+    /// them.
+    fn table_titles(&self, b: &Block, facts: &Facts) -> anyhow::Result<(String, String)> {
+        let filled = |t: &Option<String>| -> anyhow::Result<Option<String>> {
+            t.as_deref()
+                .map(|t| fill(t, facts).map_err(anyhow::Error::msg))
+                .transpose()
+        };
+        let above = filled(&b.look.title)?.map_or(String::new(), |t| format!("**{t}**\n\n"));
+        let below = filled(&b.look.caption)?.map_or(String::new(), |c| format!("\n*{c}*\n"));
+        Ok((above, below))
+    }
+
+    fn facts_block(
+        &self,
+        b: &Block,
+        k: &crate::study::block::FactsBlock,
+        sel: &Selected,
+        facts: &mut Facts,
+    ) -> anyhow::Result<String> {
+        let name = k.function.as_deref().unwrap_or_default();
         let f = self
             .functions
             .facts
@@ -229,16 +245,16 @@ impl Renderer<'_> {
             .find(|f| f.name == name)
             .ok_or_else(|| anyhow::anyhow!("no fact function {name}"))?;
         let computed = (f.compute)(&input(sel))?;
-        let table = match &b.columns {
-            Some(cols) => self.fact_table(b, &computed, &cols.list())?,
+        let table = match &k.columns {
+            Some(cols) => self.fact_table(b, k.digits, &computed, &cols.list())?,
             None => String::new(),
         };
         facts.extend_prefixed(&sel.prefix, computed);
         Ok(table)
     }
 
-    fn board_block(&self, b: &Block, sel: &Selected) -> anyhow::Result<String> {
-        let fname = b.function.as_deref().unwrap_or_default();
+    fn board_block(&self, k: &crate::study::block::BoardBlock, sel: &Selected) -> anyhow::Result<String> {
+        let fname = k.function.as_deref().unwrap_or_default();
         let f = self
             .functions
             .boards
@@ -256,7 +272,7 @@ impl Renderer<'_> {
     /// A column's header: the block's `headers`, else the metric's declared words and
     /// unit, else the column's name.
     pub(super) fn header(&self, b: &Block, sel: &Selected, column: &str) -> String {
-        if let Some(h) = b.headers.get(column) {
+        if let Some(h) = b.look.headers.get(column) {
             return h.clone();
         }
         match self.tables.metric(&sel.experiments, column) {

@@ -1,7 +1,8 @@
 //! The report: the studies (`experiments/*.toml`, built in or the working folder's;
-//! [`crate::study`]) rendered block by block ([`blocks`]) into markdown, with each
-//! study's figures in `figures/STUDY/` (so no study's report shows another's figure),
-//! and into one HTML page ([`html`]).
+//! [`crate::study`]) rendered block by block ([`blocks`]; tables in `tables`, the
+//! anytime views in `anytime`) into markdown, with each study's figures in
+//! `figures/STUDY/` (so no study's report shows another's figure), and into one HTML
+//! page ([`html`]). What a report needs before anything runs is planned in [`plan`].
 //!
 //! The `report` command runs the experiments the chosen studies read and gives the
 //! tables to [`render`], which is all the report knows of them: it never runs an
@@ -20,7 +21,7 @@ use crate::pipeline::plan::Plan;
 use crate::present::facts::{Facts, fill};
 use crate::util::catalog::{CONFIGS, STUDIES};
 
-use crate::study::{BlockKind, Known, Source, Study};
+use crate::study::{Known, Source, Study};
 use blocks::{Renderer, Tables};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -143,7 +144,7 @@ fn check_block_plans<'p>(
             }
             _ => domain = Some(plan.runner.domain),
         }
-        let mut known = match (source, b.kind.reads_anytime()) {
+        let mut known = match (source, b.reads_anytime()) {
             (Source::Runs | Source::Tuned, true) => plan.anytime_columns(),
             (Source::Runs | Source::Tuned, false) => plan.columns(),
             (Source::Race, _) => crate::tune::race_columns(plan),
@@ -171,17 +172,16 @@ fn check_block_plans<'p>(
             ));
         }
         // A figure or a statistic of text is empty or meaningless: refused here.
-        if let Some(m) = b.metric.as_ref().filter(|m| {
-            !b.kind.reads_anytime()
+        if let Some(m) = b.metric().filter(|m| {
+            !b.reads_anytime()
                 && (plan.metric(m).is_some_and(|spec| !spec.numeric) || plan.param_type_is_text(m))
         }) {
             return Err(format!(
                 "metric {m:?} of experiment {key} is text, not a number: a {} block needs a numeric metric",
-                b.kind.name()
+                b.kind_name()
             ));
         }
-        let ranks = matches!(b.kind, BlockKind::Compare | BlockKind::Interval);
-        if let (true, None, Some(m)) = (ranks, b.better, &b.metric)
+        if let (true, None, Some(m)) = (b.ranks(), b.better(), b.metric())
             && plan.metric(m).is_some_and(|spec| spec.better.is_none())
         {
             return Err(format!(

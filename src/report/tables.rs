@@ -12,19 +12,22 @@ use crate::present::format::{
     aggregate, interval, markdown_table, number, significant, sorted, text_cell,
 };
 use crate::present::view::{group_rows, none_for_null, summarize};
-use crate::study::block::Block;
+use crate::study::block::{
+    AggregateTable, Block, CompareTable, PivotTable, RowsTable, SummaryTable,
+};
 
 impl Renderer<'_> {
     pub(super) fn table_block(
         &self,
         b: &Block,
+        k: &SummaryTable,
         sel: &Selected,
         facts: &mut Facts,
     ) -> anyhow::Result<String> {
-        let metric = b.metric.clone().unwrap_or_default();
+        let metric = k.metric.clone().unwrap_or_default();
         let by = b.group_list();
-        let d = b.digits.unwrap_or(1);
-        let groups = summarize(&sel.results, &by, &metric, b.missing)?;
+        let d = k.digits.unwrap_or(1);
+        let groups = summarize(&sel.results, &by, &metric, k.missing)?;
         let mut f = Facts::default();
         let mut rows = Vec::new();
         for g in &groups {
@@ -53,8 +56,8 @@ impl Renderer<'_> {
     }
 
     /// The header of the group column: the block's, or the grouping columns' headers.
-    fn group_header(&self, b: &Block, sel: &Selected, by: &[String]) -> String {
-        if let Some(h) = b.headers.get(&by.join(", ")) {
+    pub(super) fn group_header(&self, b: &Block, sel: &Selected, by: &[String]) -> String {
+        if let Some(h) = b.look.headers.get(&by.join(", ")) {
             return h.clone();
         }
         by.iter()
@@ -66,21 +69,22 @@ impl Renderer<'_> {
     pub(super) fn compare_block(
         &self,
         b: &Block,
+        k: &CompareTable,
         sel: &Selected,
         facts: &mut Facts,
     ) -> anyhow::Result<String> {
-        let metric = b.metric.clone().unwrap_or_default();
+        let metric = k.metric.clone().unwrap_or_default();
         let by = b.group_list();
-        let better = self.tables.better(&sel.experiments, &metric, b.better)?;
-        let mut groups = summarize(&sel.results, &by, &metric, b.missing)?;
-        if let Some(col) = &b.best_of {
+        let better = self.tables.better(&sel.experiments, &metric, k.better)?;
+        let mut groups = summarize(&sel.results, &by, &metric, k.missing)?;
+        if let Some(col) = &k.best_of {
             groups = compare::best_of(groups, &by, col, better)?;
         }
-        let pairing = match &b.paired {
+        let pairing = match &k.paired {
             Some(c) => Pairing::By(c.list()),
             None => Pairing::None,
         };
-        let ranked = compare::rank(groups, &metric, better, &pairing, b.missing)?;
+        let ranked = compare::rank(groups, &metric, better, &pairing, k.missing)?;
         facts.extend_prefixed(&sel.prefix, compare::facts(&ranked));
         let test = match pairing {
             Pairing::None => "Mann–Whitney",
@@ -96,10 +100,10 @@ impl Renderer<'_> {
             "A12 of best".into(),
             "effect".into(),
         ]);
-        let d = b.digits.unwrap_or(1);
+        let d = k.digits.unwrap_or(1);
         let rows: Vec<Vec<String>> = ranked
             .iter()
-            .take(b.top.unwrap_or(usize::MAX))
+            .take(k.top.unwrap_or(usize::MAX))
             .map(|r| {
                 let s = &r.entry.summary;
                 vec![
@@ -123,46 +127,44 @@ impl Renderer<'_> {
     pub(super) fn aggregate_block(
         &self,
         b: &Block,
+        k: &AggregateTable,
         sel: &Selected,
         facts: &mut Facts,
     ) -> anyhow::Result<String> {
         let by = b.group_list();
-        let d = b.digits.unwrap_or(0);
+        let d = k.digits.unwrap_or(0);
         let mut f = Facts::default();
         let mut rows = Vec::new();
         for g in group_rows(&sel.results, &by)? {
             let mut row = vec![g.label()];
-            for m in &b.metrics {
-                let v = aggregate(&g.rows, m, b.aggregate, b.missing)?;
+            for m in &k.metrics {
+                let v = aggregate(&g.rows, m, k.aggregate, k.missing)?;
                 f.set(format!("[{}].{m}", g.key()), v);
                 row.push(number(v, d));
             }
             rows.push(row);
         }
-        for m in &b.metrics {
-            let total = aggregate(&sel.results, m, b.aggregate, b.missing)?;
+        for m in &k.metrics {
+            let total = aggregate(&sel.results, m, k.aggregate, k.missing)?;
             f.set(format!("all.{m}"), total);
         }
         facts.extend_prefixed(&sel.prefix, f);
         let mut head = vec![self.group_header(b, sel, &by)];
-        head.extend(b.metrics.iter().map(|m| self.header(b, sel, m)));
+        head.extend(k.metrics.iter().map(|m| self.header(b, sel, m)));
         Ok(markdown_table(&head, &rows))
     }
 
     pub(super) fn pivot_block(
         &self,
         b: &Block,
+        k: &PivotTable,
         sel: &Selected,
         facts: &mut Facts,
     ) -> anyhow::Result<String> {
-        let metric = b.metric.clone().unwrap_or_default();
-        let d = b.digits.unwrap_or(0);
-        let row_col = b.rows.clone().unwrap_or_default();
-        let col_col = b
-            .columns
-            .as_ref()
-            .map(|c| c.list().join(","))
-            .unwrap_or_default();
+        let metric = k.metric.clone().unwrap_or_default();
+        let d = k.digits.unwrap_or(0);
+        let row_col = k.rows.clone().unwrap_or_default();
+        let col_col = k.columns.clone().unwrap_or_default();
         let mut f = Facts::default();
         let col_values = ordered_values(&none_for_null(texts(&sel.results, &col_col)?));
         let mut rows = Vec::new();
@@ -177,7 +179,7 @@ impl Renderer<'_> {
                     row.push("–".into());
                     continue;
                 }
-                let v = aggregate(&part, &metric, b.aggregate, b.missing)?;
+                let v = aggregate(&part, &metric, k.aggregate, k.missing)?;
                 f.set(format!("[{}][{c}]", g.key()), v);
                 row.push(number(v, d));
             }
@@ -193,10 +195,15 @@ impl Renderer<'_> {
         Ok(markdown_table(&head, &rows))
     }
 
-    pub(super) fn rows_block(&self, b: &Block, sel: &Selected) -> anyhow::Result<String> {
-        let d = b.digits.unwrap_or(2);
-        let cols = b.columns.as_ref().map(|c| c.list()).unwrap_or_default();
-        let df = match &b.sort {
+    pub(super) fn rows_block(
+        &self,
+        b: &Block,
+        k: &RowsTable,
+        sel: &Selected,
+    ) -> anyhow::Result<String> {
+        let d = k.digits.unwrap_or(2);
+        let cols = k.columns.as_ref().map(|c| c.list()).unwrap_or_default();
+        let df = match &k.sort {
             Some(sort) => sorted(&sel.results, &sort.list())?,
             None => sel.results.clone(),
         };
@@ -216,6 +223,7 @@ impl Renderer<'_> {
     pub(super) fn fact_table(
         &self,
         b: &Block,
+        digits: Option<usize>,
         facts: &Facts,
         columns: &[String],
     ) -> anyhow::Result<String> {
@@ -240,7 +248,7 @@ impl Renderer<'_> {
             );
         }
         let keys = ordered_values(&keys);
-        let d = b.digits.unwrap_or(3);
+        let d = digits.unwrap_or(3);
         let rows: Vec<Vec<String>> = keys
             .iter()
             .map(|k| {
@@ -258,11 +266,12 @@ impl Renderer<'_> {
                 row
             })
             .collect();
-        let mut head = vec![b.headers.get("key").cloned().unwrap_or_default()];
+        let headers = &b.look.headers;
+        let mut head = vec![headers.get("key").cloned().unwrap_or_default()];
         head.extend(
             columns
                 .iter()
-                .map(|c| b.headers.get(c).cloned().unwrap_or(c.replace('_', " "))),
+                .map(|c| headers.get(c).cloned().unwrap_or(c.replace('_', " "))),
         );
         Ok(markdown_table(&head, &rows))
     }

@@ -1,5 +1,6 @@
-//! Domain-free search algorithms: breadth-first, depth-first (with an expansion limit),
-//! A* and IDA*, over any state type, with the counters every experiment reports.
+//! Domain-free search algorithms: breadth-first ([`bfs`]), depth-first with an
+//! expansion limit ([`dfs`]), A* ([`astar`]) and IDA* ([`ida`]), over any state type,
+//! with the counters every experiment reports.
 //!
 //! In the spirit of the `pathfinding` crate, a domain is given as closures (successors,
 //! heuristic, goal test) rather than as a trait object, so the compiler specialises each

@@ -1,26 +1,27 @@
 //! The checks of a study's blocks and templates that need no data: the keys each kind
-//! requires or allows, the experiments and functions named, the facts templates quote.
+//! requires (its struct says which it takes), the experiments and functions named, what
+//! a block's look and frame may set, the facts templates quote.
 
-use super::{BlockKind, Columns, Known, Prefixes, Source};
+use super::block::{Block, Kind, TargetKeys};
+use super::{Columns, Known, Prefixes, Source};
 use crate::pipeline::metrics::Better;
 use crate::present::facts::{MAX_DECIMALS, check_format, holes};
 
 /// Everything about a block that can be checked without data.
-pub(super) fn check_block(
-    b: &super::Block,
-    known: &Known,
-    prefixes: &Prefixes,
-) -> Result<(), String> {
-    if let Some(name) = &b.name {
+pub(super) fn check_block(b: &Block, known: &Known, prefixes: &Prefixes) -> Result<(), String> {
+    if let Some(name) = &b.read.name {
         crate::pipeline::config::check_name("block", name, "name").map_err(|e| e.to_string())?;
     }
     check_experiments(b, known)?;
-    crate::present::view::Filter::from_toml(&b.filter)?;
-    if let Some(f) = b.kind.figure() {
-        check_figure(b, f)?;
+    crate::present::view::Filter::from_toml(&b.read.filter)?;
+    if let Some(mut spec) = b.figure() {
+        // The direction is checked with the plans (a metric may declare it).
+        spec.better = Some(spec.better.unwrap_or(Better::Higher));
+        spec.check()?;
     }
     check_required(b)?;
-    if let Some(d) = b.digits
+    check_look(b)?;
+    if let Some(d) = digits(b)
         && d > MAX_DECIMALS
     {
         return Err(format!(
@@ -28,17 +29,26 @@ pub(super) fn check_block(
         ));
     }
     check_function(b, known)?;
-    if let (BlockKind::Text, Some(t)) = (b.kind, &b.text) {
-        check_template(t, prefixes)?;
+    if let Kind::Text(t) = &b.kind {
+        check_template(t.text.as_deref().unwrap_or_default(), prefixes)?;
     }
-    check_scoped_keys(b)
+    Ok(())
 }
 
 /// A block names known experiments (a text block none): configs, or `NAME/tuned`.
-fn check_experiments(b: &super::Block, known: &Known) -> Result<(), String> {
-    let names = b.experiment.as_ref().map(Columns::list).unwrap_or_default();
-    if names.is_empty() && b.kind != BlockKind::Text {
-        return Err(format!("a {} block needs experiment", b.kind.name()));
+fn check_experiments(b: &Block, known: &Known) -> Result<(), String> {
+    let names = b
+        .read
+        .experiment
+        .as_ref()
+        .map(Columns::list)
+        .unwrap_or_default();
+    let text = matches!(b.kind, Kind::Text(_));
+    if names.is_empty() && !text {
+        return Err(format!("a {} block needs experiment", b.kind_name()));
+    }
+    if text && (!names.is_empty() || !b.read.filter.is_empty() || b.read.name.is_some()) {
+        return Err("a text block reads no experiment (experiment, where and name do not apply)".into());
     }
     for n in &names {
         let (config, suffix) = n
@@ -55,10 +65,7 @@ fn check_experiments(b: &super::Block, known: &Known) -> Result<(), String> {
                     crate::util::input::excerpt(n),
                     join(known.experiments.iter())
                 ),
-                false => format!(
-                    "unknown experiment {}{near}",
-                    crate::util::input::excerpt(n)
-                ),
+                false => format!("unknown experiment {}{near}", crate::util::input::excerpt(n)),
             });
         }
         if let Some(s) = suffix
@@ -76,87 +83,95 @@ fn join<'a>(names: impl Iterator<Item = &'a String>) -> String {
     names.cloned().collect::<Vec<_>>().join(", ")
 }
 
-/// A figure block: its metric, and what its kind needs.
-fn check_figure(b: &super::Block, kind: crate::present::figure::FigureKind) -> Result<(), String> {
-    if b.kind != BlockKind::Anytime && b.metric.is_none() {
-        return Err(format!("a {} block needs metric", b.kind.name()));
+/// The decimals a table block asks for.
+fn digits(b: &Block) -> Option<usize> {
+    match &b.kind {
+        Kind::Table(k) => k.digits,
+        Kind::Compare(k) => k.digits,
+        Kind::Aggregate(k) => k.digits,
+        Kind::Pivot(k) => k.digits,
+        Kind::Rows(k) => k.digits,
+        Kind::Facts(k) => k.digits,
+        _ => None,
     }
-    let spec = crate::present::figure::FigureSpec {
-        kind,
-        x: b.x.clone(),
-        metric: b.metric.clone().unwrap_or_default(),
-        group: b.group_list().first().cloned(),
-        title: String::new(),
-        x_label: None,
-        y_label: None,
-        log_x: b.log_x,
-        log_y: b.log_y,
-        // The direction is checked with the plans (a metric may declare it).
-        better: Some(b.better.unwrap_or(Better::Higher)),
-        missing: b.missing,
+}
+
+/// The keys each kind requires.
+fn check_required(b: &Block) -> Result<(), String> {
+    let need = |v: bool, what: &str| match v {
+        true => Ok(()),
+        false => Err(format!("a {} block needs {what}", b.kind_name())),
     };
-    spec.check()?;
-    if b.group_list().len() > 1 {
-        return Err("a figure groups by one column".into());
+    let metric = b.metric().is_some();
+    match &b.kind {
+        Kind::Line(_) | Kind::Box(_) | Kind::Heatmap(_) | Kind::Histogram(_) | Kind::Interval(_) => {
+            need(metric, "metric")
+        }
+        Kind::Table(k) => need(metric, "metric").and(need(k.group.is_some(), "group")),
+        Kind::Compare(k) => need(metric, "metric").and(need(k.group.is_some(), "group")),
+        Kind::Aggregate(k) => {
+            need(!k.metrics.is_empty(), "metrics (a list)")?;
+            need(k.group.is_some(), "group")
+        }
+        Kind::Pivot(k) => {
+            need(metric, "metric")?;
+            need(k.rows.is_some(), "rows")?;
+            need(k.columns.is_some(), "columns")
+        }
+        Kind::Rows(k) => need(k.columns.is_some(), "columns (a list)"),
+        Kind::Ecdf(k) => check_targets(b.kind_name(), &k.targets),
+        Kind::Ert(k) => check_targets(b.kind_name(), &k.targets),
+        Kind::FixedBudget(k) => {
+            need(!k.budgets.is_empty(), "budgets (a list of evaluation counts)")?;
+            need(k.budgets.iter().all(|x| x.is_finite() && *x > 0.0), "positive budgets")
+        }
+        Kind::Facts(k) => need(k.function.is_some(), "function"),
+        Kind::Board(k) => need(k.function.is_some(), "function"),
+        Kind::Text(k) => need(k.text.is_some(), "text"),
+        Kind::Anytime(_) => Ok(()),
+    }
+}
+
+/// What a block's look and frame may set: a title and a caption wherever something is
+/// shown under a heading (not in a text block, nor a board's pictures, which caption
+/// themselves); headers on tables; axis labels on figures.
+fn check_look(b: &Block) -> Result<(), String> {
+    let figure = b.figure().is_some();
+    let table = !figure && !matches!(b.kind, Kind::Text(_) | Kind::Board(_));
+    let refuse = |keys: &str, applies: &str| {
+        Err(format!("{keys} does not apply to a {} block ({applies})", b.kind_name()))
+    };
+    if !figure && !table && (b.look.title.is_some() || b.look.caption.is_some()) {
+        return refuse("title or caption", "figures and tables have them");
+    }
+    if !table && !b.look.headers.is_empty() {
+        return refuse("headers", "tables have them");
+    }
+    if !figure && (b.frame.x_label.is_some() || b.frame.y_label.is_some()) {
+        return refuse("x_label or y_label", "figures have them");
+    }
+    if table && !b.shown() && (b.look.title.is_some() || b.look.caption.is_some()) {
+        return refuse("title or caption", "show = false shows nothing");
     }
     Ok(())
 }
 
-/// The keys each kind requires.
-fn check_required(b: &super::Block) -> Result<(), String> {
-    let need = |v: bool, what: &str| match v {
-        true => Ok(()),
-        false => Err(format!("a {} block needs {what}", b.kind.name())),
-    };
-    match b.kind {
-        BlockKind::Table | BlockKind::Compare => {
-            need(b.metric.is_some(), "metric")?;
-            need(b.group.is_some(), "group")
-        }
-        BlockKind::Aggregate => {
-            need(!b.metrics.is_empty(), "metrics (a list)")?;
-            need(b.group.is_some(), "group")
-        }
-        BlockKind::Pivot => {
-            need(b.metric.is_some(), "metric")?;
-            need(b.rows.is_some(), "rows")?;
-            need(b.columns.is_some(), "columns")
-        }
-        BlockKind::Rows => need(b.columns.is_some(), "columns (a list)"),
-        BlockKind::Ecdf | BlockKind::Ert => check_targets(b),
-        BlockKind::FixedBudget => {
-            need(
-                !b.budgets.is_empty(),
-                "budgets (a list of evaluation counts)",
-            )?;
-            need(
-                b.budgets.iter().all(|x| x.is_finite() && *x > 0.0),
-                "positive budgets",
-            )
-        }
-        BlockKind::Facts | BlockKind::Board => need(b.function.is_some(), "function"),
-        BlockKind::Text => need(b.text.is_some(), "text"),
-        _ => Ok(()),
-    }
-}
-
 /// Targets: absolute (`targets`), or fractions of a reference per problem (`problem`,
 /// `reference`, `fractions`).
-fn check_targets(b: &super::Block) -> Result<(), String> {
-    let relative = b.reference.is_some() || !b.fractions.is_empty();
-    match (relative, b.targets.is_empty()) {
+fn check_targets(kind: &str, t: &TargetKeys) -> Result<(), String> {
+    let relative = t.reference.is_some() || !t.fractions.is_empty();
+    match (relative, t.targets.is_empty()) {
         (false, true) => Err(format!(
-            "a {} block needs targets (a list of values), or reference and fractions",
-            b.kind.name()
+            "a {kind} block needs targets (a list of values), or reference and fractions"
         )),
         (true, false) => Err("give targets, or reference and fractions, not both".into()),
-        (false, false) if b.targets.iter().all(|t| t.is_finite()) => Ok(()),
+        (false, false) if t.targets.iter().all(|t| t.is_finite()) => Ok(()),
         (false, false) => Err("targets must be finite numbers".into()),
         (true, true) => {
-            if b.reference.is_none() || b.fractions.is_empty() || b.problem.is_none() {
+            if t.reference.is_none() || t.fractions.is_empty() || t.problem.is_none() {
                 return Err("relative targets need problem, reference and fractions".into());
             }
-            match b.fractions.iter().all(|f| f.is_finite() && *f > 0.0) {
+            match t.fractions.iter().all(|f| f.is_finite() && *f > 0.0) {
                 true => Ok(()),
                 false => Err("fractions must be positive numbers".into()),
             }
@@ -165,52 +180,37 @@ fn check_targets(b: &super::Block) -> Result<(), String> {
 }
 
 /// A domain function the block names must exist.
-fn check_function(b: &super::Block, known: &Known) -> Result<(), String> {
-    let unknown = |what: &str, f: &str, names: String| {
-        Err(format!("unknown {what} function {f:?} (known: {names})"))
+fn check_function(b: &Block, known: &Known) -> Result<(), String> {
+    let unknown = |what: &str, f: &str, names: Vec<&str>| {
+        let near = crate::util::suggest::did_you_mean(f, names.iter().copied());
+        Err(match near.is_empty() {
+            true => format!("unknown {what} function {f:?} (known: {})", names.join(", ")),
+            false => format!("unknown {what} function {f:?}{near}"),
+        })
     };
-    match (b.kind, &b.function, &b.reference) {
-        (BlockKind::Facts, Some(f), _) if !known.fact_functions.contains_key(f) => {
-            unknown("fact", f, join(known.fact_functions.keys()))
-        }
-        (BlockKind::Board, Some(f), _) if !known.board_functions.contains(f) => {
-            unknown("board", f, join(known.board_functions.iter()))
-        }
-        (_, _, Some(r)) if !known.reference_functions.contains(r) => {
-            unknown("reference", r, join(known.reference_functions.iter()))
+    let reference = match &b.kind {
+        Kind::Ecdf(k) => k.targets.reference.as_ref(),
+        Kind::Ert(k) => k.targets.reference.as_ref(),
+        _ => None,
+    };
+    match (&b.kind, reference) {
+        (Kind::Facts(k), _) => match &k.function {
+            Some(f) if !known.fact_functions.contains_key(f) => {
+                unknown("fact", f, known.fact_functions.keys().map(String::as_str).collect())
+            }
+            _ => Ok(()),
+        },
+        (Kind::Board(k), _) => match &k.function {
+            Some(f) if !known.board_functions.contains(f) => {
+                unknown("board", f, known.board_functions.iter().map(String::as_str).collect())
+            }
+            _ => Ok(()),
+        },
+        (_, Some(r)) if !known.reference_functions.contains(r) => {
+            unknown("reference", r, known.reference_functions.iter().map(String::as_str).collect())
         }
         _ => Ok(()),
     }
-}
-
-/// Keys that apply to some kinds only.
-fn check_scoped_keys(b: &super::Block) -> Result<(), String> {
-    let anytime = matches!(b.kind, BlockKind::Ecdf | BlockKind::Ert);
-    if !anytime
-        && (!b.targets.is_empty()
-            || b.reference.is_some()
-            || !b.fractions.is_empty()
-            || b.problem.is_some())
-    {
-        return Err(
-            "targets, problem, reference and fractions apply to ecdf and ert blocks".into(),
-        );
-    }
-    if b.per.is_some() && !anytime && b.kind != BlockKind::FixedBudget {
-        return Err("per applies to ecdf, ert and fixed_budget blocks".into());
-    }
-    if !b.budgets.is_empty() && b.kind != BlockKind::FixedBudget {
-        return Err("budgets apply to fixed_budget blocks".into());
-    }
-    if !b.show && (!b.kind.makes_facts() || b.kind == BlockKind::Facts) {
-        return Err("show = false applies to blocks that compute facts (table, compare, aggregate, pivot, ert, fixed_budget)".into());
-    }
-    if (b.paired.is_some() || b.best_of.is_some() || b.top.is_some())
-        && b.kind != BlockKind::Compare
-    {
-        return Err("paired, best_of and top apply to compare blocks".into());
-    }
-    Ok(())
 }
 
 /// Every hole of a template must name a fact that a block, a config or a function

@@ -4,7 +4,9 @@
 //! Loading checks everything that can be checked without data: unknown keys, block kinds
 //! and their required keys, the experiments named (a config must exist), the domain
 //! functions named, the names of blocks, and that every `{fact}` a template names is
-//! computed by some block, config or function before it. Errors name the file and line.
+//! computed by some block, config or function before it ([`block`] holds the blocks,
+//! `check` the checks, [`config_facts`] the facts a config gives templates). Errors name
+//! the file and line.
 //!
 //! ```toml
 //! title = "Annealing schedules on 7×7 mazes"
@@ -29,7 +31,7 @@ pub mod block;
 mod check;
 pub mod config_facts;
 
-pub use block::{Aggregate, Block, BlockKind, Columns, Source};
+pub use block::{Aggregate, Block, Columns, Kind, Source};
 use check::{check_block, check_template};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -218,22 +220,24 @@ fn question(
         let mut b = spanned.into_inner();
         b.line = line_of(&here);
         check_block(&b, known, prefixes).map_err(|e| crate::user_error!("{here}: {e}"))?;
-        if let Some(n) = &b.name
+        if let Some(n) = &b.read.name
             && let Some(first) = names.insert(n.clone(), here.clone())
         {
             crate::user_bail!(
                 "{here}: a second block is named {n:?} (the first is at {first}): names must be unique in a study, as they name facts and figures"
             );
         }
-        if b.kind.makes_facts() {
+        if b.makes_facts() {
             let prefix = b.fact_prefix();
             if prefixes.contains_key(&prefix) {
                 crate::user_bail!(
                     "{here}: this block's facts would be {prefix}.…, the names of facts computed before it (by another block or the configs): give it a name of its own (name = \"…\")"
                 );
             }
-            let declared = match (&b.kind, &b.function) {
-                (BlockKind::Facts, Some(f)) => known.fact_functions.get(f).cloned(),
+            let declared = match &b.kind {
+                Kind::Facts(block::FactsBlock {
+                    function: Some(f), ..
+                }) => known.fact_functions.get(f).cloned(),
                 _ => None,
             };
             prefixes.insert(b.fact_prefix(), declared);

@@ -7,7 +7,8 @@
 //! the time for all fifty (`tiles.korf24`, [`super::korf24`]).
 
 use crate::pipeline::table::{floats, texts};
-use crate::present::facts::{BoardFunction, FactFunction, FactInput, Facts};
+use crate::present::facts::{FactFunction, FactInput, Facts};
+use crate::present::figure::BoardFunction;
 
 pub const FACTS: &[FactFunction] = &[
     FactFunction {

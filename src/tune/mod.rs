@@ -3,7 +3,8 @@
 //! `searchlab tune CONFIG` takes the candidate settings of each variant of a config (the
 //! points of its sweep, or settings sampled from the ranges of its `[tune]` section),
 //! races each variant's candidates under the same budget of evaluations on a shared
-//! sequence of training instances ([`race`]), and runs each variant's elite on
+//! sequence of training instances ([`race`]; the `[tune]` section is read by [`spec`]),
+//! and runs each variant's elite on
 //! held-out instances never used in tuning. An instance is a seed: the same for every
 //! candidate (common random numbers), so a run that draws its start from its seed (a
 //! maze, where the config fixes none) gets the same start for every candidate.
@@ -518,17 +519,12 @@ fn write_tables(
 /// The race figure: candidates alive against training instances, per variant.
 fn race_figure(plan: &Plan, steps: &DataFrame, dir: &Path) -> anyhow::Result<()> {
     let figure = FigureSpec {
-        kind: FigureKind::Line,
         x: Some("instances".into()),
-        metric: "alive".into(),
-        group: Some("variant".into()),
+        group: vec!["variant".into()],
         title: format!("Racing {}: candidates alive", plan.experiment),
         x_label: Some("training instances".into()),
         y_label: Some("candidates alive".into()),
-        log_x: false,
-        log_y: false,
-        better: None,
-        missing: None,
+        ..FigureSpec::new(FigureKind::Line, "alive")
     };
     let fig = crate::present::figure::build(&figure, steps)?;
     crate::present::plot::save(&fig, &dir.join("race"))?;

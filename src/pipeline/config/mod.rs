@@ -7,7 +7,7 @@
 //! `--set KEY=VALUE` overrides any key. Every value keeps where it came from, so an error
 //! names the file and line, or the `--set` that gave it.
 //!
-//! This module holds the model; [`parse()`] reads the file, [`ranges`] expands sweep axes
+//! This module holds the model; [`parse()`] (of [`mod@parse`]) reads the file, [`ranges`] expands sweep axes
 //! and [`overrides`] applies `--set`. The `[[table]]` and `[[plot]]` sections are read
 //! here as declarations (names, columns, filters as written) and interpreted by
 //! presentation; the `[tune]` section is kept as written for the tuner to read.
@@ -167,6 +167,20 @@ pub const MAX_RUNS: u64 = 1_000_000;
 
 /// The most values one sweep axis may take, as a list or as a range.
 pub const MAX_AXIS_VALUES: usize = 100_000;
+
+/// The most threads a run may ask for.
+pub const MAX_THREADS_PER_RUN: i64 = 1024;
+
+/// A `threads_per_run` value, or what is wrong with it.
+pub fn check_threads_per_run(t: i64) -> Result<usize, String> {
+    if (0..=MAX_THREADS_PER_RUN).contains(&t) {
+        Ok(t as usize)
+    } else {
+        Err(format!(
+            "{t} is not a number of threads from 0 (all of --jobs) to {MAX_THREADS_PER_RUN}"
+        ))
+    }
+}
 
 /// The longest name of an experiment, plot, table, variant or study.
 pub const MAX_NAME_CHARS: usize = 100;

@@ -157,7 +157,7 @@ impl Set<'_> {
             ["experiment", "algorithm"] => config.algorithm = Some(self.located()?),
             ["experiment", "threads_per_run"] => {
                 config.threads_per_run = match self.value {
-                    toml::Value::Integer(t) => super::parse::check_threads_per_run(*t),
+                    toml::Value::Integer(t) => super::check_threads_per_run(*t),
                     _ => Err("expected an integer".to_string()),
                 }
                 .map_err(|e| self.bad(&e))?

@@ -159,27 +159,14 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
     Ok(config)
 }
 
-/// The most threads a run may ask for.
-pub const MAX_THREADS_PER_RUN: i64 = 1024;
 
 /// `experiment.threads_per_run`, 1 when absent.
 fn threads_per_run(raw: &RawConfig, file: &File) -> anyhow::Result<usize> {
     let Some(t) = &raw.experiment.threads_per_run else {
         return Ok(1);
     };
-    check_threads_per_run(*t.get_ref())
+    super::check_threads_per_run(*t.get_ref())
         .map_err(|e| crate::user_error!("{}: experiment.threads_per_run: {e}", file.here(t.span())))
-}
-
-/// A `threads_per_run` value, or what is wrong with it.
-pub fn check_threads_per_run(t: i64) -> Result<usize, String> {
-    if (0..=MAX_THREADS_PER_RUN).contains(&t) {
-        Ok(t as usize)
-    } else {
-        Err(format!(
-            "{t} is not a number of threads from 0 (all of --jobs) to {MAX_THREADS_PER_RUN}"
-        ))
-    }
 }
 
 fn experiment_name(raw: &RawConfig, file: &File) -> anyhow::Result<String> {

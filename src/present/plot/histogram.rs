@@ -3,7 +3,7 @@
 
 use super::axis::{number, span};
 use super::legend::{self, Swatch};
-use super::style::{style, styles_for};
+use super::style::{in_order, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -18,6 +18,8 @@ pub struct Histogram {
     pub bin_width: f64,
     /// What the series' names are values of (the legend's heading).
     pub legend_title: Option<String>,
+    /// Each series' style (see [`super::StyleBook`]); empty: the first styles in order.
+    pub styles: Vec<super::SeriesStyle>,
 }
 
 impl Histogram {
@@ -55,8 +57,10 @@ impl Figure for Histogram {
         let (first, w, counts) = self.bins();
         let nbins = counts.first().map_or(1, Vec::len);
         let top = counts.iter().flatten().copied().max().unwrap_or(1) as f64 * 1.1;
-        let names: Vec<&str> = self.series.iter().map(|s| s.0.as_str()).collect();
-        let styles = styles_for(&names);
+        let styles = match self.styles.len() == self.series.len() {
+            true => self.styles.clone(),
+            false => in_order(self.series.len()),
+        };
         let shown: Vec<String> = if self.series.len() > 1 {
             self.series.iter().map(|s| s.0.clone()).collect()
         } else {

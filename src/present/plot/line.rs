@@ -5,7 +5,7 @@
 
 use super::axis::{TickAxis, number, span};
 use super::legend::{self, Swatch};
-use super::style::{SeriesStyle, style, styles_for};
+use super::style::{SeriesStyle, in_order, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
@@ -33,6 +33,8 @@ pub struct LinePlot {
     pub y_range: Option<(f64, f64)>,
     /// What the series' names are values of (the legend's heading).
     pub legend_title: Option<String>,
+    /// Each series' style (see [`super::StyleBook`]); empty: the first styles in order.
+    pub styles: Vec<SeriesStyle>,
 }
 
 macro_rules! chart_axes {
@@ -235,8 +237,10 @@ impl Figure for LinePlot {
     where
         DB::ErrorType: 'static,
     {
-        let names: Vec<&str> = self.series.iter().map(|s| s.name.as_str()).collect();
-        let styles = styles_for(&names);
+        let styles = match self.styles.len() == self.series.len() {
+            true => self.styles.clone(),
+            false => in_order(self.series.len()),
+        };
         let shown = self.legend_names();
         let (plot, strip) = legend::split(root, &shown, self.legend_title.as_deref());
         match &self.categories {

@@ -1,7 +1,9 @@
-//! Figures, drawn with plotters and saved as PNG, SVG and vector PDF: median lines with
-//! interquartile bands (or per-category points), box plots, heatmaps with a colour
-//! bar, histograms, ranking (interval) charts and labelled boards with a path. They
-//! take plain numbers and labels, nothing of any domain.
+//! Figures, drawn with plotters and saved as PNG, SVG and vector PDF (`pdf`): median
+//! lines with interquartile bands or per-category points (`line`), box plots
+//! (`boxplot`), heatmaps with a colour bar (`heatmap`), histograms (`histogram`),
+//! ranking charts (`interval`) and labelled boards with a path (`board`), on shared
+//! axes (`axis`), legends (`legend`) and style (`style`). They take plain numbers and
+//! labels, nothing of any domain.
 //!
 //! Text uses DejaVu Sans, embedded through the `dejavu` crate, so figures render the same
 //! on a machine without any font package; the PDF converter loads the same font.
@@ -24,7 +26,7 @@ pub use heatmap::Heatmap;
 pub use histogram::Histogram;
 pub use interval::{IntervalPlot, IntervalRow};
 pub use line::{Band, LinePlot};
-pub use style::{PALETTE, SeriesStyle, series_style, styles_for};
+pub use style::{PALETTE, SeriesStyle, StyleBook, series_style};
 
 use anyhow::Context;
 use plotters::coord::Shift;

@@ -88,36 +88,46 @@ pub fn series_style(i: usize) -> SeriesStyle {
     }
 }
 
-/// Style slots by series name, shared by every figure drawn in this process, so a
-/// group keeps its colour and line across a study's figures.
-static SLOTS: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
+/// The style slots of series by name for one report (or one experiment's plots), so a
+/// group keeps its colour and line across the figures drawn with it. Owned by whoever
+/// renders: no figure's style depends on figures drawn for anything else.
+#[derive(Debug, Default)]
+pub struct StyleBook {
+    slots: Mutex<HashMap<String, usize>>,
+}
 
-/// The styles of a figure's series, by name: a name seen before keeps its slot, a new
-/// one takes the first slot no series of this figure uses (so a figure of four new
-/// groups gets the four first colours, all solid). Within a figure no two series share
-/// a style (up to `DISTINCT`, 24, series).
-pub fn styles_for(names: &[&str]) -> Vec<SeriesStyle> {
-    let mut guard = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
-    let slots = guard.get_or_insert_with(HashMap::new);
-    let mut used = [false; DISTINCT];
-    let mut out = vec![0usize; names.len()];
-    let mut pending = Vec::new();
-    for (k, name) in names.iter().enumerate() {
-        match slots.get(*name) {
-            Some(&s) if !used[s % DISTINCT] => {
-                used[s % DISTINCT] = true;
-                out[k] = s;
+impl StyleBook {
+    /// The styles of a figure's series, by name: a name seen before keeps its slot, a
+    /// new one takes the first slot no series of this figure uses (so a figure of four
+    /// new groups gets the four first colours, all solid). Within a figure no two
+    /// series share a style (up to `DISTINCT`, 24, series).
+    pub fn styles_for(&self, names: &[&str]) -> Vec<SeriesStyle> {
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let mut used = [false; DISTINCT];
+        let mut out = vec![0usize; names.len()];
+        let mut pending = Vec::new();
+        for (k, name) in names.iter().enumerate() {
+            match slots.get(*name) {
+                Some(&s) if !used[s % DISTINCT] => {
+                    used[s % DISTINCT] = true;
+                    out[k] = s;
+                }
+                _ => pending.push(k),
             }
-            _ => pending.push(k),
         }
+        for k in pending {
+            let s = (0..DISTINCT).find(|&s| !used[s]).unwrap_or(k);
+            used[s % DISTINCT] = true;
+            slots.entry(names[k].to_string()).or_insert(s);
+            out[k] = s;
+        }
+        out.into_iter().map(series_style).collect()
     }
-    for k in pending {
-        let s = (0..DISTINCT).find(|&s| !used[s]).unwrap_or(k);
-        used[s % DISTINCT] = true;
-        slots.entry(names[k].to_string()).or_insert(s);
-        out[k] = s;
-    }
-    out.into_iter().map(series_style).collect()
+}
+
+/// The styles of `n` series drawn with no book: the first `n` slots.
+pub fn in_order(n: usize) -> Vec<SeriesStyle> {
+    (0..n).map(series_style).collect()
 }
 
 /// A light-to-dark colour ramp (pale yellow, teal, dark blue) for heatmaps.
@@ -229,14 +239,18 @@ mod tests {
     fn a_name_keeps_its_style_and_a_figure_never_repeats_one() {
         let names: Vec<String> = (0..14).map(|i| format!("style-test-{i}")).collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        let first = styles_for(&refs);
+        let book = StyleBook::default();
+        let first = book.styles_for(&refs);
         for i in 0..first.len() {
             for j in 0..i {
                 assert_ne!(first[i], first[j], "series {i} and {j} share a style");
             }
         }
-        let again = styles_for(&[refs[5], refs[2]]);
+        let again = book.styles_for(&[refs[5], refs[2]]);
         assert_eq!(again, vec![first[5], first[2]]);
+        // Another book (another report) knows none of these names.
+        let other = StyleBook::default().styles_for(&[refs[5], refs[2]]);
+        assert_eq!(other, in_order(2));
     }
 
     #[test]
