@@ -1,23 +1,21 @@
 //! Nodes per second of the fast IDA* with each heuristic, on Korf's instance 9
 //! (1.65 million nodes with Manhattan distance) and instance 2 for Manhattan (15.3
-//! million), and of the pattern-database IDA* (5-5-5 and 6-6-3 built here, in about 4
+//! million), and of the pattern-database IDA* (5-5-5 and 6-6-3 built here, in a few
 //! seconds; 7-8 when its tables are in the default cache `outputs/pdb`, e.g. after
 //! `searchlab tiles pdb build --partition 7-8`) on instances 1, 3 and 17, serial and
 //! parallel, and 5-5-5 on the long instances 60 and 88 (87 and 33 million nodes), where
-//! the parallel search's speed-up shows; 5-5-5 with zero-aware tables too (`zpdb:5-5-5`,
-//! built into the default cache when missing, under a second); each serial search also
-//! with the finite-state machine's duplicate pruning (`…/fsm`; with plain tables also
-//! with the dual lookups and pathmax, `…/fsm+dual+bpmx`), and, when their tables
-//! are cached, the 24-puzzle's instances 38 and 40 both ways with 6-6-6-6 and with the
-//! maximum over four (plain and zero-aware) and over seven partitions (6-6-6-6x4,
-//! zpdb:6-6-6-6x4, 6-6-6-6x7). Criterion's throughput is in nodes generated, so its "elem/s" figure is
-//! generated nodes per second. `pdb_lookups` times the heuristic alone, computed from
-//! scratch (lookups per second). Run: `cargo bench --bench tiles`.
+//! the parallel search's speed-up shows; each serial search also with the finite-state
+//! machine's duplicate pruning (`…/fsm`), and, when their tables are cached, the
+//! 24-puzzle's instances 38 and 40 both ways with 6-6-6-6 and with the maximum over four
+//! and over seven partitions (6-6-6-6x4, 6-6-6-6x7). Criterion's throughput is in nodes
+//! generated, so its "elem/s" figure is generated nodes per second. `pdb_lookups` times
+//! the heuristic alone, computed from scratch (lookups per second). Run:
+//! `cargo bench --bench tiles`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use searchlab::tiles::board::{Board, MoveOrder};
 use searchlab::tiles::deepen::Control;
-use searchlab::tiles::fsm::Pruning;
+use searchlab::tiles::fsm::{DEFAULT_DEPTH, Fsm};
 use searchlab::tiles::heuristic::Heuristic;
 use searchlab::tiles::instances::InstanceSet;
 use searchlab::tiles::pdb::{self, PdbHeuristic};
@@ -46,26 +44,12 @@ fn nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// The PDB heuristic `name` (`pdb:…` or `zpdb:…`) of `set`'s board: built in memory, or
-/// loaded from the default cache (`None` when `cached_only` and it is not there); zero-aware
-/// tables that are missing are built into the cache.
+/// The PDB heuristic `name` (`pdb:…`) of `set`'s board: built in memory, or loaded from
+/// the default cache (`None` when `cached_only` and it is not there).
 fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbHeuristic> {
     let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
-    let zero = pdb::strip_kind(name).1;
     let (name, parts) = pdb::parse_partitions(name, &goal).expect("a built-in partition");
     let dir = Path::new(pdb::DEFAULT_CACHE_DIR);
-    if zero {
-        let groups = pdb::distinct_groups(&parts);
-        if cached_only && (groups.iter()).any(|g| !pdb::zero_cache_file(dir, &goal, g).exists()) {
-            return None;
-        }
-        let kind = pdb::TableKind {
-            reflect: true,
-            zero_aware: true,
-        };
-        let built = PdbHeuristic::load_or_build(&goal, name, parts, dir, kind, &|_, _, _| {});
-        return Some(built.expect("the default cache is writable").0);
-    }
     let mut tables = Vec::new();
     for g in &pdb::distinct_groups(&parts) {
         let file = pdb::cache_file(dir, &goal, g);
@@ -78,34 +62,19 @@ fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbH
     Some(PdbHeuristic::max_of(&goal, name, &parts, tables, true))
 }
 
-/// The serial search of `board` with the finite-state machine's pruning, as `{name}/fsm`,
-/// and for plain tables with the dual lookups and pathmax too, as `{name}/fsm+dual+bpmx`
-/// (each one's throughput its own generated nodes; the machine built before the timing).
+/// The serial search of `board` with the finite-state machine's pruning, as `{name}/fsm`
+/// (its throughput its own generated nodes; the machine built before the timing).
 fn bench_fsm(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     board: &Board,
     h: &PdbHeuristic,
 ) {
-    let fsm = pdb_ida::Options {
-        pruning: Pruning::Fsm,
-        ..pdb_ida::Options::default()
-    };
-    let dual = pdb_ida::Options {
-        dual: true,
-        bpmx: true,
-        ..fsm
-    };
-    let plain = h.zero.is_empty();
-    for (label, options) in [("fsm", fsm), ("fsm+dual+bpmx", dual)] {
-        if options.dual && !plain {
-            continue;
-        }
-        let order = MoveOrder::KORF;
-        let solve = || pdb_ida::solve_with(black_box(board), h, order, options, Control::default());
-        group.throughput(Throughput::Elements(solve().generated));
-        group.bench_function(format!("{name}/{label}"), |b| b.iter(|| solve().generated));
-    }
+    let fsm = Fsm::build(board.shape(), DEFAULT_DEPTH);
+    let order = MoveOrder::KORF;
+    let solve = || pdb_ida::solve_with(black_box(board), h, order, Some(&fsm), Control::default());
+    group.throughput(Throughput::Elements(solve().generated));
+    group.bench_function(format!("{name}/fsm"), |b| b.iter(|| solve().generated));
 }
 
 fn pdb_nodes_per_second(c: &mut Criterion) {
@@ -113,7 +82,6 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
     group.sample_size(10);
     for (name, cached_only, ids) in [
         ("pdb:5-5-5", false, &[1u32, 17, 60, 88][..]),
-        ("zpdb:5-5-5", false, &[1u32, 17, 60, 88][..]),
         ("pdb:6-6-3", false, &[1, 3, 17][..]),
         ("pdb:7-8", true, &[1, 3, 17][..]),
     ] {
@@ -149,12 +117,7 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
     // builds all three's).
     let mut group = c.benchmark_group("tiles_pdb_ida_24");
     group.sample_size(10);
-    for name in [
-        "pdb:6-6-6-6",
-        "pdb:6-6-6-6x4",
-        "zpdb:6-6-6-6x4",
-        "pdb:6-6-6-6x7",
-    ] {
+    for name in ["pdb:6-6-6-6", "pdb:6-6-6-6x4", "pdb:6-6-6-6x7"] {
         let Some(h) = pdb_heuristic(InstanceSet::Korf24, name, true) else {
             eprintln!("tiles_pdb_ida_24: no cached {name} tables, skipped");
             continue;
@@ -179,7 +142,7 @@ fn pdb_nodes_per_second(c: &mut Criterion) {
         .map(|i| i.board)
         .collect();
     group.throughput(Throughput::Elements(boards.len() as u64));
-    for name in ["pdb:5-5-5", "zpdb:5-5-5", "pdb:6-6-3"] {
+    for name in ["pdb:5-5-5", "pdb:6-6-3"] {
         let h = pdb_heuristic(InstanceSet::Korf100, name, false).expect("built");
         group.bench_function(name, |b| {
             b.iter(|| {

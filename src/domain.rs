@@ -15,8 +15,17 @@ use crate::present::figure::BoardFunction;
 pub struct Program {
     /// The subcommand's arguments (clap), named by the caller after the domain.
     pub command: fn() -> clap::Command,
-    /// Runs it with the parsed arguments.
-    pub run: fn(&clap::ArgMatches) -> anyhow::Result<()>,
+    /// Runs it with the parsed arguments, in the environment the command line read.
+    pub run: fn(&clap::ArgMatches, &ProgramEnv) -> anyhow::Result<()>,
+}
+
+/// What the command line read of the environment for a domain's program, once, so that
+/// no program reads the environment itself.
+#[derive(Debug, Clone, Default)]
+pub struct ProgramEnv {
+    /// The domain's cache folder when its environment variable names one
+    /// ([`crate::pipeline::runner::CacheSpec::env`]).
+    pub cache: Option<std::path::PathBuf>,
 }
 
 /// A puzzle domain (see the module's doc).

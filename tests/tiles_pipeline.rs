@@ -116,44 +116,27 @@ fn eight_puzzle_config_gives_every_algorithm_the_same_boards() {
 }
 
 #[test]
-fn the_pruning_and_the_child_order_are_sweep_axes_with_the_same_optimal_lengths() {
-    // Korf's instances 9 and 12 with Manhattan distance, both prunings, children in move
-    // order and ordered by f at every depth: parent pruning in move order is Korf's (1985)
-    // search (1,650,696 nodes on instance 9); the machine finds the same optimal lengths
-    // with fewer nodes; the order changes only the last iteration (the same thresholds,
-    // another count).
+fn the_pruning_is_a_sweep_axis_with_the_same_optimal_lengths() {
+    // Korf's instances 9 and 12 with Manhattan distance and both prunings: parent pruning
+    // is Korf's (1985) search (1,650,696 nodes on instance 9); the machine finds the same
+    // optimal lengths with fewer nodes.
     let rows = results(
         "korf100",
         &[
             "sweep.instance=[9, 12]",
             "sweep.heuristic=[\"manhattan\"]",
             "sweep.pruning=[\"parent\", \"fsm\"]",
-            "sweep.order_depth=[0, 100]",
         ],
     );
-    assert_eq!(rows.len(), 8);
-    let get = |id, p, d| {
-        row(
-            &rows,
-            &[("instance", id), ("pruning", p), ("order_depth", d)],
-        )
-    };
+    assert_eq!(rows.len(), 4);
+    let get = |id, p| row(&rows, &[("instance", id), ("pruning", p)]);
     let generated = |r: &HashMap<String, String>| r["generated"].parse::<u64>().unwrap();
-    assert_eq!(get("9", "parent", "0")["generated"], "1650696");
+    assert_eq!(get("9", "parent")["generated"], "1650696");
     for id in ["9", "12"] {
-        let parent = get(id, "parent", "0");
-        for (p, d) in [("fsm", "0"), ("parent", "100"), ("fsm", "100")] {
-            let r = get(id, p, d);
-            assert_eq!(r["solution_length"], parent["optimal"], "{r:?}");
-            assert_eq!(r["h0"], parent["h0"]);
-        }
-        let fsm = get(id, "fsm", "0");
+        let (parent, fsm) = (get(id, "parent"), get(id, "fsm"));
+        assert_eq!(fsm["solution_length"], parent["optimal"], "{fsm:?}");
+        assert_eq!(fsm["h0"], parent["h0"]);
         assert!(generated(fsm) < generated(parent), "instance {id}");
-        for p in ["parent", "fsm"] {
-            let (plain, ordered) = (get(id, p, "0"), get(id, p, "100"));
-            assert_eq!(ordered["thresholds"], plain["thresholds"], "{id} {p}");
-            assert_ne!(ordered["generated"], plain["generated"], "{id} {p}");
-        }
     }
 }
 
@@ -193,44 +176,6 @@ fn the_machines_depth_is_a_sweep_axis_and_deeper_prunes_more() {
     ] {
         let r = run_config("korf100", out.path(), &["--quiet"], sets);
         assert_user_error(&r, message);
-    }
-}
-
-#[test]
-fn dual_lookups_and_pathmax_are_sweep_axes_with_the_same_optimal_lengths() {
-    // Korf's instances 9 and 12 with the 5-5-5 tables, with and without the dual
-    // lookups and pathmax: the optimal lengths throughout; the dual lookups raise h(s0)
-    // or keep it and generate fewer nodes, pathmax with them fewer still or as many.
-    let rows = results(
-        "korf100",
-        &[
-            "sweep.instance=[9, 12]",
-            "sweep.heuristic=[\"pdb:5-5-5\"]",
-            "sweep.dual=[false, true]",
-            "sweep.bpmx=[false, true]",
-        ],
-    );
-    assert_eq!(rows.len(), 8);
-    let get = |id, dual, bpmx| row(&rows, &[("instance", id), ("dual", dual), ("bpmx", bpmx)]);
-    let number = |r: &HashMap<String, String>, c: &str| r[c].parse::<u64>().unwrap();
-    for r in &rows {
-        assert_eq!(r["solution_length"], r["optimal"], "{r:?}");
-    }
-    for id in ["9", "12"] {
-        let (plain, dual, both) = (
-            get(id, "false", "false"),
-            get(id, "true", "false"),
-            get(id, "true", "true"),
-        );
-        assert!(number(dual, "h0") >= number(plain, "h0"));
-        assert!(
-            number(dual, "generated") < number(plain, "generated"),
-            "instance {id}"
-        );
-        assert!(
-            number(both, "generated") <= number(dual, "generated"),
-            "instance {id}"
-        );
     }
 }
 
@@ -285,53 +230,25 @@ fn bad_tiles_settings_are_one_line_errors() {
         &r,
         "expected 5-5-5, 6-6-3, 7-8, 6-6-6-6, a catalogue of partitions (6-6-6-6x4, 6-6-6-6x7, 6-6-6-6x14), or groups of tiles",
     );
-    // The machine and the child order need a search with those options: Manhattan
-    // distance or pattern databases.
-    for (option, message) in [
-        (
+    // The machine needs a search with it: Manhattan distance or pattern databases.
+    let r = run_config(
+        "korf100",
+        out.path(),
+        &["--quiet"],
+        &[
+            "sweep.instance=[9]",
+            "sweep.heuristic=[\"linear\"]",
             "params.pruning=\"fsm\"",
-            "pruning = \"fsm\" needs heuristic = \"manhattan\" or a pattern database",
-        ),
-        (
-            "params.order_depth=5",
-            "order_depth = 5 needs heuristic = \"manhattan\" or a pattern database",
-        ),
-        (
-            "params.dual=true",
-            "dual = true needs heuristic = \"manhattan\" or a pattern database",
-        ),
-        (
-            "params.bpmx=true",
-            "bpmx = true needs heuristic = \"manhattan\" or a pattern database",
-        ),
-    ] {
-        let r = run_config(
-            "korf100",
-            out.path(),
-            &["--quiet"],
-            &["sweep.instance=[9]", "sweep.heuristic=[\"linear\"]", option],
-        );
-        assert_user_error(&r, message);
-    }
-    // Dual lookups of zero-aware tables or of Manhattan distance alone.
-    for heuristic in ["zpdb:5-5-5", "manhattan"] {
-        let r = run_config(
-            "korf100",
-            out.path(),
-            &["--quiet"],
-            &[
-                "sweep.instance=[9]",
-                "params.dual=true",
-                &format!("sweep.heuristic=[{heuristic:?}]"),
-            ],
-        );
-        assert_user_error(&r, "dual lookups need plain pattern databases (pdb:…)");
-    }
-    // An unknown pruning, a negative depth, a number for a yes or no.
+        ],
+    );
+    assert_user_error(
+        &r,
+        "pruning = \"fsm\" needs heuristic = \"manhattan\" or a pattern database (pdb:…), not \"linear\"",
+    );
+    // An unknown pruning, a machine's depth out of range.
     for (option, name) in [
         ("params.pruning=\"all\"", "pruning"),
-        ("params.order_depth=-1", "order_depth"),
-        ("params.dual=1", "dual"),
+        ("params.fsm_depth=1", "fsm_depth"),
     ] {
         let r = run_config(
             "korf100",

@@ -12,8 +12,9 @@ mod list;
 mod output;
 mod report;
 
-use crate::domain::Domain;
+use crate::domain::{Domain, ProgramEnv};
 use crate::pipeline::execute::{Options, RunEnv};
+use crate::pipeline::runner::CacheSpec;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -122,8 +123,8 @@ impl ExecArgs {
         };
         for d in domains {
             if let Some(c) = d.runner.cache {
-                env.caches
-                    .insert(d.name().to_string(), cache_dir(&self.out, c.folder, c.env));
+                let dir = cache_env(c).unwrap_or_else(|| self.out.join(c.folder));
+                env.caches.insert(d.name().to_string(), dir);
             }
         }
         Options {
@@ -135,12 +136,13 @@ impl ExecArgs {
     }
 }
 
-/// A domain's cache folder: the environment variable `env` when set, else
-/// `<out>/<folder>`. Read once, here: runs get it in their context.
-fn cache_dir(out: &Path, folder: &str, env: &str) -> PathBuf {
-    std::env::var_os(env)
+/// A domain's cache folder when its environment variable names one (set and not
+/// empty), else `None`. The only place the variables are read: runs get the folder in
+/// their context, domain programs in their [`ProgramEnv`].
+fn cache_env(c: CacheSpec) -> Option<PathBuf> {
+    std::env::var_os(c.env)
         .filter(|v| !v.is_empty())
-        .map_or_else(|| out.join(folder), PathBuf::from)
+        .map(PathBuf::from)
 }
 
 /// The command line: the built-in commands and a subcommand per domain.
@@ -180,7 +182,10 @@ fn run_command(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result
     if let Some((name, sub)) = matches.subcommand()
         && let Some(d) = domains.iter().find(|d| d.name() == name)
     {
-        return (d.program.run)(sub);
+        let env = ProgramEnv {
+            cache: d.runner.cache.and_then(cache_env),
+        };
+        return (d.program.run)(sub, &env);
     }
     let cli = Cli::from_arg_matches(matches)?;
     if let Command::Run { exec, .. } | Command::Report { exec, .. } | Command::Tune { exec, .. } =

@@ -210,7 +210,7 @@ pub fn command() -> clap::Command {
 }
 
 /// Runs the subcommand from its parsed arguments.
-pub fn run_matches(m: &clap::ArgMatches) -> anyhow::Result<()> {
+pub fn run_matches(m: &clap::ArgMatches, _: &crate::domain::ProgramEnv) -> anyhow::Result<()> {
     run(<RjmArgs as clap::FromArgMatches>::from_arg_matches(m)?)
 }
 

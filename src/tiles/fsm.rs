@@ -44,24 +44,17 @@ use super::board::{Dir, MAX_CELLS, Shape};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::VecDeque;
+use std::sync::Arc;
 
-/// The machine's depth unless a search asks for another ([`Fsm::for_shape`]). On the
-/// 5 × 5 board: 64,211 sequences, a machine of 59,735 states (0.96 MB; 79,376 states and
-/// 1.3 MB before it was made minimal), built in 3 s on two cores. On the eight easiest of
-/// Korf & Felner's 24-puzzles with the 6-6-6-6 tables (measured 2026-11-24, with 16-byte
-/// states) it gave the fastest search: depth 12 generated 3.72·10⁹ nodes in 171 s, 14
-/// 3.31·10⁹ in 149 s, 16 3.02·10⁹ in 217 s (its 9.4 MB automaton no longer fits the
-/// cache). With the default `pdb:6-6-6-6x4` on the fifteen easiest (2026-11-28, each run
-/// followed by depth 14's; the automata not yet made minimal): depth 16 (471,775 states,
-/// 15 MB, built in 24 s) generated 4.63·10⁹ nodes, 9% fewer than 14's 5.08·10⁹, in 238 s
-/// of search against 232 s (with the 16-byte states, 7.5 MB, 249 s against 246 s on
-/// 2026-11-28); depth 18 (1,391,384 sequences, 2,603,776 states, 83 MB, built in 150 s with
-/// 6 GB) 4.30·10⁹, 15% fewer, in 327 s against 243 s. Made minimal, depth 16's machine is
-/// 349,557 states (5.6 MB), still no faster (README, "Tried and not made the default").
+/// The machine's depth unless a search asks for another. On the 5 × 5 board: 64,211
+/// sequences, a machine of 59,735 states (0.96 MB; 79,376 states before it was made
+/// minimal). Why 14: a shallower machine prunes fewer nodes, a deeper one prunes more
+/// but its automaton no longer fits the processor's caches, so its reads wait on the
+/// memory and the search is slower (`docs/24-puzzle.md` has the measurements).
 pub const DEFAULT_DEPTH: usize = 14;
 
-/// The deepest machine a search may ask for: on the 5 × 5 board, depth 18 takes 150 s
-/// and 6 GB to build, and each further two moves about six times as much.
+/// The deepest machine a search may ask for: on the 5 × 5 board, depth 18's automaton
+/// takes gigabytes to build, and each further two moves about six times as much.
 pub const DEEPEST: usize = 18;
 
 /// The longest sequences a machine can compare: a sequence is kept in 64 bits, two a move.
@@ -222,19 +215,13 @@ impl Fsm {
         }
     }
 
-    /// The machine of `shape` for sequences of up to `depth` moves, built once per process.
-    pub fn for_shape(shape: Shape, depth: usize) -> &'static Fsm {
-        use std::sync::{Mutex, OnceLock};
-        type Machines = Vec<(Shape, usize, &'static Fsm)>;
-        static MACHINES: OnceLock<Mutex<Machines>> = OnceLock::new();
-        let machines = MACHINES.get_or_init(|| Mutex::new(Vec::new()));
-        let mut machines = machines.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((.., m)) = machines.iter().find(|(s, d, _)| (*s, *d) == (shape, depth)) {
-            return m;
-        }
-        let m: &'static Fsm = Box::leak(Box::new(Fsm::build(shape, depth)));
-        machines.push((shape, depth, m));
-        m
+    /// The machine of `shape` for sequences of up to `depth` moves, built once for all
+    /// the users of `memo` (the runs of a pipeline share their context's): concurrent
+    /// callers wait for the first one's build instead of building it again.
+    pub fn shared(shape: Shape, depth: usize, memo: &crate::util::memo::Memo) -> Arc<Fsm> {
+        let key = format!("tiles/fsm|{}x{}|{depth}", shape.width, shape.height);
+        let built = memo.get_or_try_init(&key, || Ok(Fsm::build(shape, depth)));
+        built.expect("building a machine cannot fail").0
     }
 
     /// The number of states of the automaton.
@@ -516,10 +503,13 @@ mod tests {
     #[test]
     fn each_depth_is_a_machine_of_its_own_built_once() {
         let shape = Shape::new(3, 3).unwrap();
-        let (m6, m8) = (Fsm::for_shape(shape, 6), Fsm::for_shape(shape, 8));
+        let memo = crate::util::memo::Memo::default();
+        let (m6, m8) = (Fsm::shared(shape, 6, &memo), Fsm::shared(shape, 8, &memo));
         assert_eq!((m6.depth, m8.depth), (6, 8));
         assert!(m6.sequences < m8.sequences);
-        assert!(std::ptr::eq(m8, Fsm::for_shape(shape, 8)));
+        assert!(Arc::ptr_eq(&m8, &Fsm::shared(shape, 8, &memo)));
+        let other = crate::util::memo::Memo::default();
+        assert!(!Arc::ptr_eq(&m8, &Fsm::shared(shape, 8, &other)));
     }
 
     #[test]

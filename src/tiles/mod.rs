@@ -3,8 +3,10 @@
 //! fast IDA* for one blank ([`ida`]), the generic algorithms applied to tiles
 //! ([`solve`]), the embedded benchmark sets ([`instances`]), state-space censuses
 //! ([`census`]), the seeds' output formats ([`mod@format`]), and additive pattern databases
-//! ([`pdb`]) with their fast serial and parallel IDA* ([`pdb_ida`]); both fast searches
-//! run under one iterative-deepening driver ([`deepen`]).
+//! ([`pdb`]) with their fast serial and parallel IDA* ([`pdb_ida`]) and its duplicate
+//! pruning ([`fsm`]); both fast searches run under one iterative-deepening driver
+//! ([`deepen`]), and the search's options are described once ([`options`]) for the
+//! pipeline ([`runner`]) and the command line ([`cli`]).
 
 pub mod board;
 pub mod census;
@@ -27,6 +29,7 @@ pub use instances::{Instance, InstanceSet};
 pub use solve::Problem;
 pub mod cli;
 pub mod facts;
+pub mod options;
 pub mod runner;
 
 /// The domain: its algorithms, facts, pictures and command-line program.

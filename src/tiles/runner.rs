@@ -6,16 +6,16 @@
 //! boards.
 //!
 //! `ida` also takes the pattern-database heuristics `pdb:5-5-5`, `pdb:6-6-3`, `pdb:7-8`
-//! (15-puzzle), `pdb:6-6-6-6`, `pdb:6-6-6-6x4`, `pdb:6-6-6-6x7` and `pdb:6-6-6-6x14` (24-puzzle), custom partitions and
-//! maxima over several, with the reflection, and the same with zero-aware tables
-//! (`zpdb:6-6-6-6x4`, [`pdb::ZeroTable`]): the tables come from
-//! the run context's cache folder (`<out>/pdb` by default), built there once when
-//! missing, and are shared by all the runs of the process through the context's memo
-//! ([`pdb::shared`]). The time a run spends loading or building them is
-//! `heuristic_setup_seconds` (with the tables' spread copies for the search, made in
-//! memory), not part of `time_seconds`; `heuristic_bytes` is the packed tables' memory, as
-//! the papers count it (the spread copies take more: 1.9 times as much for the
-//! 24-puzzle's six-tile tables), or the zero-aware tables' bits.
+//! (15-puzzle), `pdb:6-6-6-6`, `pdb:6-6-6-6x4`, `pdb:6-6-6-6x7` and `pdb:6-6-6-6x14`
+//! (24-puzzle), custom partitions and maxima over several, with the reflection: the
+//! tables come from the run context's cache folder (`<out>/pdb` by default), built there
+//! once when missing, and are shared by all the runs of the process through the context's
+//! memo ([`pdb::shared`]), as is the pruning machine ([`crate::tiles::fsm::Fsm::shared`]).
+//! The time a run spends loading or building them is `heuristic_setup_seconds` (with the
+//! tables' spread copies for the search, made in memory), not part of `time_seconds`;
+//! `heuristic_bytes` is the packed tables' memory, as the papers count it (the spread
+//! copies take more: 1.9 times as much for the 24-puzzle's six-tile tables). The search's
+//! options (`pruning`, `fsm_depth`) are described once, in [`crate::tiles::options`].
 //!
 //! `ida` records a checkpoint after an iteration (its thresholds and counts so far,
 //! [`crate::tiles::deepen::Checkpoint`]) in the journal's checkpoint log, at most one per
@@ -28,14 +28,16 @@ use crate::pipeline::runner::{Algorithm, CacheSpec, RunContext, RunOutput, Runne
 use crate::tiles::board::{Board, MoveOrder, Shape};
 use crate::tiles::census;
 use crate::tiles::deepen::{Checkpoint, Control, IdaResult};
-use crate::tiles::fsm::{Fsm, Pruning};
+use crate::tiles::fsm::Fsm;
 use crate::tiles::heuristic::Heuristic;
 use crate::tiles::ida;
 use crate::tiles::instances::InstanceSet;
+use crate::tiles::options::{self, Options};
 use crate::tiles::solve::Problem;
 use crate::tiles::{pdb, pdb_ida};
 use crate::user_bail;
 use rand::RngExt;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The least time between two checkpoints of an `ida` run (each is a synced write).
@@ -96,6 +98,43 @@ pub fn runner() -> Runner {
 
 /// `ida`: the fast IDA* on a benchmark instance.
 fn ida_algorithm() -> Algorithm {
+    let mut params = vec![
+        ParamSpec::choice(
+            "instance_set",
+            InstanceSet::NAMES,
+            Some("assignment"),
+            "korf100, assignment (ids 1,2,3,4,14,88) or korf24",
+        )
+        .instance(),
+        ParamSpec::int(
+            "instance",
+            1,
+            100,
+            None,
+            "the instance id in its set (Korf's numbering)",
+        )
+        .instance(),
+        ParamSpec::text(
+            "heuristic",
+            "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles like pdb:1,2,3/4,5,6 (several partitions separated by |)",
+            pdb::check_ida_heuristic,
+            Some("manhattan"),
+            "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (24-puzzle: the maximum over four, seven or fourteen partitions), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15, or several such partitions separated by | (the maximum over them); tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
+        ),
+        ParamSpec::choice(
+            "move_order",
+            MOVE_ORDERS,
+            Some("ULRD"),
+            "order of the blank's moves (Korf's: ULRD)",
+        ),
+        ParamSpec::optional_int(
+            "expand_limit",
+            1,
+            i64::MAX,
+            "give up after this many expansions",
+        ),
+    ];
+    params.extend(options::param_specs());
     Algorithm {
         name: "ida",
         // 2: pattern-database heuristics; heuristic_setup_seconds and heuristic_bytes.
@@ -104,73 +143,7 @@ fn ida_algorithm() -> Algorithm {
         metrics: MetricsSpec::of::<TilesMetrics>(),
         anytime: false,
         run: run_ida,
-        params: vec![
-            ParamSpec::choice(
-                "instance_set",
-                InstanceSet::NAMES,
-                Some("assignment"),
-                "korf100, assignment (ids 1,2,3,4,14,88) or korf24",
-            )
-            .instance(),
-            ParamSpec::int(
-                "instance",
-                1,
-                100,
-                None,
-                "the instance id in its set (Korf's numbering)",
-            )
-            .instance(),
-            ParamSpec::text(
-                "heuristic",
-                "manhattan, linear, corner, last, all, pdb:5-5-5, pdb:6-6-3, pdb:7-8, pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14, or pdb: and groups of tiles like pdb:1,2,3/4,5,6 (several partitions separated by |); zpdb: instead of pdb: for zero-aware tables",
-                pdb::check_ida_heuristic,
-                Some("manhattan"),
-                "manhattan, linear, corner, last, all, or additive pattern databases with the reflection: pdb:5-5-5, pdb:6-6-3, pdb:7-8 (15-puzzle), pdb:6-6-6-6, pdb:6-6-6-6x4, pdb:6-6-6-6x7, pdb:6-6-6-6x14 (24-puzzle: the maximum over four, seven or fourteen partitions), or pdb: and groups of tiles like pdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14,15, or several such partitions separated by | (the maximum over them); zpdb: instead of pdb: gives zero-aware tables (one bit a state, the blank's region counted: zpdb:6-6-6-6x4); tables are cached in <out>/pdb (or $SEARCHLAB_PDB_CACHE)",
-            ),
-            ParamSpec::choice(
-                "move_order",
-                MOVE_ORDERS,
-                Some("ULRD"),
-                "order of the blank's moves (Korf's: ULRD)",
-            ),
-            ParamSpec::optional_int(
-                "expand_limit",
-                1,
-                i64::MAX,
-                "give up after this many expansions",
-            ),
-            ParamSpec::choice(
-                "pruning",
-                Pruning::NAMES,
-                Some("parent"),
-                "duplicate move sequences pruned: parent (the undoing move, as Korf and Felner) or fsm (every duplicate of up to fsm_depth moves, Taylor and Korf's finite-state machine; with manhattan and pdb: heuristics)",
-            ),
-            ParamSpec::int(
-                "fsm_depth",
-                2,
-                crate::tiles::fsm::DEEPEST as i64,
-                Some(crate::tiles::fsm::DEFAULT_DEPTH as i64),
-                "with pruning = \"fsm\", the longest duplicate move sequences the machine prunes: deeper prunes more nodes but its automaton is larger and slower to read (24-puzzle: 18 generates 15% fewer nodes than 14 on the fifteen easiest but takes a third longer, and 150 s and 6 GB to build once a process)",
-            )
-            .only_when("pruning", &["fsm"]),
-            ParamSpec::int(
-                "order_depth",
-                0,
-                1000,
-                Some(0),
-                "children of nodes shallower than this are searched in order of increasing f (ties in move order), which changes only where the last iteration meets a goal (on the fifteen easiest 24-puzzles 1.28 times more nodes in total: a lottery, not a gain); 0 = move order everywhere, as Korf and Felner (with manhattan and pdb: heuristics)",
-            ),
-            ParamSpec::boolean(
-                "dual",
-                Some(false),
-                "also maximise over the dual lookups (Felner, Zahavi, Schaeffer and Holte 2005: the tables read at the tiles on the patterns' goal cells; with plain pdb: tables, the goal with the blank first, up to eight partitions)",
-            ),
-            ParamSpec::boolean(
-                "bpmx",
-                Some(false),
-                "bidirectional pathmax: a child whose f passes the bound by more than two cuts off its parent (with manhattan and pdb: heuristics; it prunes more with dual lookups)",
-            ),
-        ],
+        params,
     }
 }
 
@@ -239,24 +212,6 @@ fn heuristic(params: &Params) -> anyhow::Result<Heuristic> {
     Heuristic::from_name(name).ok_or_else(|| crate::user_error!("unknown heuristic {name:?}"))
 }
 
-/// The search's options from the run's parameters (`fsm_depth` is absent unless
-/// `pruning = "fsm"`).
-fn search_options(params: &Params) -> anyhow::Result<pdb_ida::Options> {
-    let pruning = params.str("pruning")?;
-    Ok(pdb_ida::Options {
-        pruning: Pruning::from_name(pruning)
-            .ok_or_else(|| crate::user_error!("unknown pruning {pruning:?}"))?,
-        fsm_depth: params
-            .opt_int("fsm_depth")?
-            .map_or(crate::tiles::fsm::DEFAULT_DEPTH, |d| {
-                usize::try_from(d).unwrap_or(usize::MAX)
-            }),
-        order_depth: u32::try_from(params.int("order_depth")?).unwrap_or(u32::MAX),
-        dual: params.bool("dual")?,
-        bpmx: params.bool("bpmx")?,
-    })
-}
-
 fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOutput> {
     let set_name = params.str("instance_set")?;
     let set = InstanceSet::from_name(set_name)
@@ -300,39 +255,30 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
         }),
         on_iteration: Some(&mut record),
     };
-    let options = search_options(params)?;
+    let options = Options::from_params(params)?;
     let (r, setup, bytes) = match pdb::heuristic_partition(name) {
         Some(partition) => {
             let started = Instant::now();
-            pdb_ida::check_options(&goal, Some(partition), &options)
-                .map_err(|e| crate::user_error!("{e}"))?;
-            let h = set_up(&goal, partition, &options, ctx)?;
+            let (h, fsm) = set_up(&goal, partition, &options, ctx)?;
             let setup = started.elapsed().as_secs_f64();
-            let r = pdb_search(&inst.board, &h, order, options, control, ctx);
+            let r = pdb_search(&inst.board, &h, order, fsm.as_deref(), control, ctx);
             (r, Some(setup), Some(h.bytes() as u64))
         }
-        None if options == pdb_ida::Options::default() => (
+        None if options == Options::default() => (
             ida::solve_with(&inst.board, &goal, heuristic(params)?, order, control),
             None,
             None,
         ),
         None if name == "manhattan" => {
             let h = pdb::PdbHeuristic::manhattan(&goal);
-            pdb_ida::check_options(&goal, None, &options).map_err(|e| crate::user_error!("{e}"))?;
-            let r = pdb_search(&inst.board, &h, order, options, control, ctx);
+            let fsm = options.machine(goal.shape(), ctx.memo);
+            let r = pdb_search(&inst.board, &h, order, fsm.as_deref(), control, ctx);
             (r, None, None)
         }
         None => {
-            let option = match options.pruning {
-                Pruning::Fsm => format!("pruning = {:?}", options.pruning.name()),
-                Pruning::Parent if options.order_depth > 0 => {
-                    format!("order_depth = {}", options.order_depth)
-                }
-                Pruning::Parent if options.dual => "dual = true".to_string(),
-                Pruning::Parent => "bpmx = true".to_string(),
-            };
+            let option = options::first_set(params).unwrap_or_default();
             user_bail!(
-                "{option} needs heuristic = \"manhattan\" or a pattern database (pdb:… or zpdb:…), not {name:?}"
+                "{option} needs heuristic = \"manhattan\" or a pattern database (pdb:…), not {name:?}"
             )
         }
     };
@@ -359,43 +305,45 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
     }))
 }
 
-/// The tables of `partition` towards `goal` and, with [`Pruning::Fsm`], the pruning
-/// machine, both made once a process and counted as set-up, side by side: the machine is
-/// built while the tables are loaded and spread, on a thread of its own (its parallel
-/// parts on rayon's global pool, which takes no runs, so no run waiting for the machine
-/// can be taken up by the thread building it).
+/// A run's heuristic and its pruning machine, if any.
+type SetUp = (Arc<pdb::PdbHeuristic>, Option<Arc<Fsm>>);
+
+/// The tables of `partition` towards `goal` and the pruning machine the options ask for,
+/// both shared through the run context's memo and counted as set-up, made side by side:
+/// the machine is built while the tables are loaded and spread, on a thread of its own
+/// (its parallel parts on rayon's global pool, which takes no runs, so no run waiting for
+/// the machine can be taken up by the thread building it).
 fn set_up(
     goal: &Board,
     partition: &str,
-    options: &pdb_ida::Options,
+    options: &Options,
     ctx: &RunContext,
-) -> anyhow::Result<std::sync::Arc<pdb::PdbHeuristic>> {
-    let (h, _) = std::thread::scope(|s| {
-        let fsm = (options.pruning == Pruning::Fsm)
-            .then(|| s.spawn(|| _ = Fsm::for_shape(goal.shape(), options.fsm_depth)));
+) -> anyhow::Result<SetUp> {
+    std::thread::scope(|s| {
+        let fsm = s.spawn(|| options.machine(goal.shape(), ctx.memo));
         let shared = pdb::shared(goal, partition, ctx).inspect(|(h, _)| _ = h.spreads());
-        if let Some(Err(panic)) = fsm.map(|f| f.join()) {
-            std::panic::resume_unwind(panic);
-        }
-        shared
-    })?;
-    Ok(h)
+        let fsm = fsm
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Ok((shared?.0, fsm))
+    })
 }
 
-/// The IDA* with a table heuristic, on the run's threads: parallel when it has several
-/// (the same counts and solution as the serial search).
+/// The IDA* with a table heuristic and the pruning machine `fsm` (if any), on the run's
+/// threads: parallel when it has several (the same counts and solution as the serial
+/// search).
 fn pdb_search(
     start: &Board,
     h: &pdb::PdbHeuristic,
     order: MoveOrder,
-    options: pdb_ida::Options,
+    fsm: Option<&Fsm>,
     control: Control,
     ctx: &RunContext,
 ) -> IdaResult {
     if ctx.threads > 1 {
-        pdb_ida::solve_parallel_with(start, h, order, options, control)
+        pdb_ida::solve_parallel_with(start, h, order, fsm, control)
     } else {
-        pdb_ida::solve_with(start, h, order, options, control)
+        pdb_ida::solve_with(start, h, order, fsm, control)
     }
 }
 

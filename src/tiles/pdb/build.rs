@@ -2,15 +2,12 @@
 //! the goal over (placement, blank region), in parallel over ranges of placements (see the
 //! [module documentation](super) for the words of seen and frontier bits).
 
+use super::grid::Grid;
 use super::rank::{Pattern, Unranker, pdep_bits, pext, pext_bits, select_bit};
-use super::regions::Grid;
-use super::regions::Regions;
 use super::table::{Encoding, Table};
-use super::zero::{ZeroSink, ZeroTable};
 use crate::tiles::board::{Board, MAX_CELLS};
 use crate::util::huge::prefetch;
 use rayon::prelude::*;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -54,52 +51,25 @@ word!(AtomicU64, u64, 64);
 /// Builds the table of `tiles` towards `goal` (one blank). `progress(done, total)` is
 /// called after every layer with the number of placements valued so far.
 pub fn build(goal: &Board, tiles: &[u8], progress: &dyn Fn(u64, u64)) -> Table {
-    build_both(goal, tiles, None, bit_instructions(), progress)
+    build_both(goal, tiles, bit_instructions(), progress)
 }
 
-/// [`build`], and the zero-aware table of the same search ([`ZeroTable`]), whose
-/// regions are `regions` (of `tiles.len()` tiles on `goal`'s board).
-pub fn build_zero(
-    goal: &Board,
-    tiles: &[u8],
-    regions: &Arc<Regions>,
-    progress: &dyn Fn(u64, u64),
-) -> (Table, ZeroTable) {
-    let mut zero = ZeroTable::empty(goal, tiles, Arc::clone(regions));
-    let table = build_both(goal, tiles, Some(&mut zero), bit_instructions(), progress);
-    (table, zero)
-}
-
-/// The table, and the zero-aware one into `zero` when given, with the bit instructions
-/// `bits`. A build whose values do not fit nibbles is done again with bytes; it sets the
-/// same zero-aware bits again.
-fn build_both(
-    goal: &Board,
-    tiles: &[u8],
-    mut zero: Option<&mut ZeroTable>,
-    bits: Bits,
-    progress: &dyn Fn(u64, u64),
-) -> Table {
+/// The table with the bit instructions `bits`. A build whose values do not fit nibbles
+/// is done again with bytes.
+fn build_both(goal: &Board, tiles: &[u8], bits: Bits, progress: &dyn Fn(u64, u64)) -> Table {
     let started = Instant::now();
     let free = goal.len() - tiles.len();
     for encoding in [Encoding::Nibbles, Encoding::Bytes] {
-        let built = {
-            let sink = zero.as_deref_mut().map(ZeroSink::new);
-            let how = (encoding, sink.as_ref(), bits);
-            if free <= 8 {
-                build_with::<AtomicU16>(goal, tiles, how, progress)
-            } else if free <= 16 {
-                build_with::<AtomicU32>(goal, tiles, how, progress)
-            } else {
-                build_with::<AtomicU64>(goal, tiles, how, progress)
-            }
+        let how = (encoding, bits);
+        let built = if free <= 8 {
+            build_with::<AtomicU16>(goal, tiles, how, progress)
+        } else if free <= 16 {
+            build_with::<AtomicU32>(goal, tiles, how, progress)
+        } else {
+            build_with::<AtomicU64>(goal, tiles, how, progress)
         };
-        if let Some((mut table, states)) = built {
+        if let Some(mut table) = built {
             table.build_seconds = started.elapsed().as_secs_f64();
-            if let Some(z) = zero {
-                z.histogram = states;
-                z.build_seconds = table.build_seconds;
-            }
             return table;
         }
     }
@@ -119,15 +89,12 @@ struct Build<'a, W> {
     encoding: Encoding,
     limit: u32,
     overflow: &'a AtomicBool,
-    /// The zero-aware table being filled, when one is.
-    zero: Option<&'a ZeroSink<'a>>,
 }
 
 impl<W: Word> Build<'_, W> {
     /// One range of placements in one layer: values the placements first reached at
-    /// `depth` (into `out`, the range's part of the table; their regions into the
-    /// zero-aware table) and expands the frontier regions of the layer's parity. Returns
-    /// (placements valued, states created, regions valued).
+    /// `depth` (into `out`, the range's part of the table) and expands the frontier
+    /// regions of the layer's parity. Returns (placements valued, states created).
     #[inline(always)]
     fn chunk<const FAST: bool>(&self, first: u64, depth: u32, out: &mut [u8]) -> Counts {
         let (k, f) = (self.k, self.f);
@@ -137,7 +104,6 @@ impl<W: Word> Build<'_, W> {
         let mut pos = [0u8; MAX_CELLS];
         let mut valued = 0u64;
         let mut created = 0u64;
-        let mut states = 0u64;
         // Successors of an expansion: (rank, occupied cells, blank cell). They are
         // checked one expansion later, so that their words' prefetches have landed.
         let mut succ = [[(0u32, 0u32, 0u8); 4 * MAX_CELLS]; 2];
@@ -178,9 +144,6 @@ impl<W: Word> Build<'_, W> {
             }
             self.words[r as usize].set(seen);
             let region = pdep_bits::<FAST>(front, grid.all & !occupied);
-            if let Some(zero) = self.zero {
-                states += zero.record(&pos[..k], occupied, region, depth, mdp);
-            }
             slot ^= 1;
             let mut count = 0;
             for i in 0..k {
@@ -200,7 +163,7 @@ impl<W: Word> Build<'_, W> {
             counts[slot ^ 1] = 0;
         }
         created += self.check::<FAST>(&succ[slot][..counts[slot]]);
-        (valued, created, states)
+        (valued, created)
     }
 
     /// Marks the successors not seen yet (with their blank regions) as seen and in the
@@ -264,8 +227,8 @@ impl<W: Word> Build<'_, W> {
 
 const CHUNK: u64 = 1 << 14;
 
-/// What a range of a layer did: (placements valued, states created, regions valued).
-type Counts = (u64, u64, u64);
+/// What a range of a layer did: (placements valued, states created).
+type Counts = (u64, u64);
 
 /// Which bit instructions the build uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,8 +243,8 @@ enum Bits {
 
 /// The bit instructions of this CPU that make the build faster. PDEP and PEXT are
 /// microcoded on AMD's processors before Zen 3 (families 0x17 and 0x18), where they take
-/// hundreds of cycles: on a Zen 1 EPYC (two cores), a six-tile table of the 24-puzzle took
-/// 82 s to build with them and 50 s without (the same table).
+/// hundreds of cycles, so that selecting and gathering bit by bit builds the same table
+/// much faster there (`docs/24-puzzle.md` has the measurement).
 fn bit_instructions() -> Bits {
     #[cfg(target_arch = "x86_64")]
     {
@@ -324,15 +287,14 @@ fn pdep_microcoded(vendor: &[u8; 12], signature: u32) -> bool {
     amd && (0x17..=0x18).contains(&family)
 }
 
-/// The layered BFS with words of type `W`, filling `zero` too when given, with the bit
-/// instructions `instr`: the table and the number of (placement, region) states at each
-/// cost, or `None` when a value does not fit `encoding`.
+/// The layered BFS with words of type `W`, with the bit instructions `instr`: the table,
+/// or `None` when a value does not fit `encoding`.
 fn build_with<W: Word>(
     goal: &Board,
     tiles: &[u8],
-    (encoding, zero, instr): (Encoding, Option<&ZeroSink>, Bits),
+    (encoding, instr): (Encoding, Bits),
     progress: &dyn Fn(u64, u64),
-) -> Option<(Table, Vec<u64>)> {
+) -> Option<Table> {
     let shape = goal.shape();
     let grid = Grid::new(shape);
     let n = grid.n;
@@ -384,23 +346,20 @@ fn build_with<W: Word>(
         encoding,
         limit,
         overflow: &overflow,
-        zero,
     };
     let mut histogram: Vec<u64> = Vec::new();
-    let mut states: Vec<u64> = Vec::new();
     let mut valued = 0u64;
     let mut depth = 0u32;
     loop {
-        let (count, created, regions) = data
+        let (count, created) = data
             .par_chunks_mut((CHUNK / per_byte) as usize)
             .enumerate()
             .map(|(ci, out)| ctx.run_chunk(instr, ci as u64 * CHUNK, depth, out))
-            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         if overflow.load(Relaxed) {
             return None;
         }
         histogram.push(count);
-        states.push(regions);
         valued += count;
         progress(valued, entries);
         if created == 0 {
@@ -410,14 +369,12 @@ fn build_with<W: Word>(
     }
     // Every placement is reachable when the blank has a cell to spare (else half are).
     debug_assert!(valued == entries || k + 1 == n);
-    for h in [&mut histogram, &mut states] {
-        while h.last() == Some(&0) {
-            h.pop();
-        }
+    while histogram.last() == Some(&0) {
+        histogram.pop();
     }
     let mut t = Table::new(pattern, encoding, data);
     t.histogram = histogram;
-    Some((t, states))
+    Some(t)
 }
 
 #[cfg(test)]
@@ -428,7 +385,7 @@ mod tests {
     #[test]
     fn every_set_of_bit_instructions_builds_the_same_tables() {
         // The builds with PDEP and PEXT, with POPCNT alone and with neither give the same
-        // values and zero-aware bits, wherever the CPU has the instructions (a 15-puzzle
+        // values, wherever the CPU has the instructions (a 15-puzzle
         // pattern of five tiles, and one of the 8-puzzle with the blank's cell to spare).
         let mut all = vec![Bits::Plain];
         #[cfg(target_arch = "x86_64")]
@@ -443,12 +400,10 @@ mod tests {
         }
         for (side, tiles) in [(4, &[1u8, 2, 5, 6, 9][..]), (3, &[1, 2, 3, 4, 5, 6, 7])] {
             let goal = Board::default_goal(Shape::new(side, side).unwrap(), 1);
-            let regions = Arc::new(Regions::new(goal.shape(), tiles.len()));
             let built: Vec<_> = (all.iter())
                 .map(|&bits| {
-                    let mut zero = ZeroTable::empty(&goal, tiles, Arc::clone(&regions));
-                    let t = build_both(&goal, tiles, Some(&mut zero), bits, &|_, _| {});
-                    (t.data, t.histogram, zero.main, zero.pocket, zero.histogram)
+                    let t = build_both(&goal, tiles, bits, &|_, _| {});
+                    (t.data, t.histogram)
                 })
                 .collect();
             assert!(built[0].1.len() > 10, "{:?}", built[0].1);

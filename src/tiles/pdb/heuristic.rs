@@ -2,21 +2,16 @@
 //! tables' stored values, maximised with the same sum for the state reflected about the
 //! main diagonal when the goal is symmetric under it, and over several partitions when
 //! given more than one (Holte et al. 2006: the maximum of admissible heuristics is
-//! admissible; the tables of groups the partitions share are loaded once). The tables
-//! are plain ones or zero-aware ones ([`super::zero`]), whose values depend on the
-//! blank's region too.
+//! admissible; the tables of groups the partitions share are loaded once). It is
+//! assembled from tables however they were made: built in memory, or loaded from the
+//! cache by [`super::load`].
 
-use super::Partition;
-use super::regions::Regions;
+use super::partition::{MAX_PARTS, Partition};
 use super::spread::Spread;
-use super::store::{Origin, check_cache, load_or_build, load_or_build_zero};
 use super::table::Table;
-use super::zero::ZeroTable;
 use crate::tiles::board::{Board, MAX_CELLS};
 use rayon::prelude::*;
-use std::collections::HashMap;
-use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The reflection about the main diagonal, as a map of cells and of tiles.
 #[derive(Debug, Clone)]
@@ -72,11 +67,8 @@ pub struct PdbHeuristic {
     /// The name it was asked for by (`6-6-6-6`), or its partitions written out.
     pub name: String,
     pub parts: Vec<Part>,
-    /// One table per distinct group of tiles, in the order first met (none when the
-    /// heuristic is zero-aware).
+    /// One table per distinct group of tiles, in the order first met.
     pub tables: Vec<Table>,
-    /// The zero-aware tables of the same groups, when the heuristic is zero-aware.
-    pub zero: Vec<ZeroTable>,
     /// `md[t][c]`: tile t's Manhattan distance from cell c to its goal (0 for the blank).
     pub md: [[u8; MAX_CELLS]; MAX_CELLS + 1],
     /// Taken into account when `Some` (and `use_reflection`).
@@ -84,27 +76,6 @@ pub struct PdbHeuristic {
     /// The tables' spread copies for the search ([`Self::spreads`]), made on first use.
     spreads: OnceLock<Vec<Spread>>,
 }
-
-/// What [`PdbHeuristic::load_or_build`] makes: with the reflection's lookups or without,
-/// from zero-aware tables or plain ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TableKind {
-    pub reflect: bool,
-    pub zero_aware: bool,
-}
-
-impl TableKind {
-    /// The kind a heuristic's text asks for (zero-aware for `zpdb:`), with the reflection.
-    pub fn of(text: &str) -> TableKind {
-        TableKind {
-            reflect: true,
-            zero_aware: super::strip_kind(text).1,
-        }
-    }
-}
-
-/// The most partitions a heuristic maximises over.
-pub const MAX_PARTS: usize = 16;
 
 impl PdbHeuristic {
     /// The heuristic of one partition from its tables (in the partition's group order).
@@ -123,29 +94,6 @@ impl PdbHeuristic {
         reflect: bool,
     ) -> Self {
         assert_eq!(distinct_groups(partitions).len(), tables.len());
-        Self::assemble(goal, name, partitions, tables, Vec::new(), reflect)
-    }
-
-    /// [`Self::max_of`] with zero-aware tables.
-    pub fn zero_max_of(
-        goal: &Board,
-        name: String,
-        partitions: &[Partition],
-        zero: Vec<ZeroTable>,
-        reflect: bool,
-    ) -> Self {
-        assert_eq!(distinct_groups(partitions).len(), zero.len());
-        Self::assemble(goal, name, partitions, Vec::new(), zero, reflect)
-    }
-
-    fn assemble(
-        goal: &Board,
-        name: String,
-        partitions: &[Partition],
-        tables: Vec<Table>,
-        zero: Vec<ZeroTable>,
-        reflect: bool,
-    ) -> Self {
         assert!((1..=MAX_PARTS).contains(&partitions.len()));
         let distinct = distinct_groups(partitions);
         let parts = partitions
@@ -184,7 +132,6 @@ impl PdbHeuristic {
             name,
             parts,
             tables,
-            zero,
             md,
             reflection: if reflect { Reflection::of(goal) } else { None },
             spreads: OnceLock::new(),
@@ -196,9 +143,6 @@ impl PdbHeuristic {
     /// callers make while setting up, before they time a search.
     pub fn spreads(&self) -> &[Spread] {
         self.spreads.get_or_init(|| {
-            if self.tables.is_empty() {
-                return Vec::new();
-            }
             let copies: Option<Vec<Spread>> = self.tables.par_iter().map(Spread::of).collect();
             copies.unwrap_or_default()
         })
@@ -220,60 +164,9 @@ impl PdbHeuristic {
         PdbHeuristic::new(goal, partition, tables, false)
     }
 
-    /// Builds (or loads from the cache folder) every table of `partitions`, of the kind
-    /// `kind`, after checking the cache ([`check_cache`]) so that a bad
-    /// folder is reported before any build. `progress(table index, done, total)` reports
-    /// each build, the index into [`distinct_groups`].
-    pub fn load_or_build(
-        goal: &Board,
-        name: String,
-        partitions: Vec<Partition>,
-        cache: &Path,
-        kind: TableKind,
-        progress: &dyn Fn(usize, u64, u64),
-    ) -> anyhow::Result<(PdbHeuristic, Vec<Origin>)> {
-        let groups = distinct_groups(&partitions);
-        check_cache(cache, goal, &groups)?;
-        let mut origins = Vec::new();
-        let reflect = kind.reflect;
-        if kind.zero_aware {
-            // One set of regions for the tables of each size.
-            let mut regions: HashMap<usize, Arc<Regions>> = HashMap::new();
-            let mut tables = Vec::new();
-            for (i, g) in groups.iter().enumerate() {
-                let r = (regions.entry(g.len()))
-                    .or_insert_with(|| Arc::new(Regions::new(goal.shape(), g.len())));
-                let (t, o) = load_or_build_zero(cache, goal, g, r, &|d, n| progress(i, d, n))?;
-                tables.push(t);
-                origins.push(o);
-            }
-            let h = PdbHeuristic::zero_max_of(goal, name, &partitions, tables, reflect);
-            return Ok((h, origins));
-        }
-        let mut tables = Vec::new();
-        for (i, g) in groups.iter().enumerate() {
-            let (t, o) = load_or_build(cache, goal, g, &|d, n| progress(i, d, n))?;
-            tables.push(t);
-            origins.push(o);
-        }
-        let h = PdbHeuristic::max_of(goal, name, &partitions, tables, reflect);
-        Ok((h, origins))
-    }
-
     /// The number of tiles of table `t`'s group.
     pub fn group_len(&self, t: usize) -> usize {
-        match self.zero.get(t) {
-            Some(z) => z.pattern.len(),
-            None => self.tables[t].pattern.len(),
-        }
-    }
-
-    /// The tiles of each table's group, in the tables' order.
-    pub fn groups(&self) -> Vec<&[u8]> {
-        let plain = self.tables.iter().map(|t| &t.pattern.tiles[..]);
-        plain
-            .chain(self.zero.iter().map(|z| &z.pattern.tiles[..]))
-            .collect()
+        self.tables[t].pattern.len()
     }
 
     /// The heuristic without spread copies: its searches use the packed tables.
@@ -283,28 +176,22 @@ impl PdbHeuristic {
         self
     }
 
-    /// The bytes all tables take, packed by rank (as published sizes count them), or
-    /// the zero-aware tables' bits.
+    /// The bytes all tables take, packed by rank (as published sizes count them).
     pub fn bytes(&self) -> usize {
-        let zero: usize = self.zero.iter().map(ZeroTable::bytes).sum();
-        zero + self.tables.iter().map(Table::bytes).sum::<usize>()
+        self.tables.iter().map(Table::bytes).sum()
     }
 
     /// The sum of part `p`'s stored values for a state given by `pos[tile]` (the blank's
     /// cell `pos[0]`).
     fn stored_sum(&self, p: usize, pos: &[u8; MAX_CELLS + 1]) -> u32 {
-        let groups = self.groups();
         let mut cells = [0u8; MAX_CELLS];
         (self.parts[p].table.iter())
             .map(|&i| {
-                for (i, &tile) in groups[i].iter().enumerate() {
+                let table = &self.tables[i];
+                for (i, &tile) in table.pattern.tiles.iter().enumerate() {
                     cells[i] = pos[usize::from(tile)];
                 }
-                let cells = &cells[..groups[i].len()];
-                match self.zero.get(i) {
-                    Some(z) => z.value(cells, pos[0]),
-                    None => self.tables[i].get(self.tables[i].pattern.rank(cells)),
-                }
+                table.get(table.pattern.rank(&cells[..table.pattern.len()]))
             })
             .sum()
     }

@@ -1,26 +1,23 @@
-//! The heuristic names of pattern databases (`pdb:7-8`, `pdb:1,2,3/4,5,6`, and with
-//! zero-aware tables `zpdb:6-6-6-6x4`) as IDA* and the pipeline take them beside the
-//! computed heuristics, and their checks.
+//! The heuristic names of pattern databases (`pdb:7-8`, `pdb:1,2,3/4,5,6`) as IDA* and
+//! the pipeline take them beside the computed heuristics, and their checks.
 
-use super::{CATALOGUES, PARTITION_NAMES, ZERO_PREFIX, parse_partitions_text};
+use super::partition::{CATALOGUES, PARTITION_NAMES, parse_partitions_text};
 
 /// The heuristic names of the built-in partitions and catalogues (`pdb:7-8`,
-/// `pdb:6-6-6-6x7`), then the same with zero-aware tables (`zpdb:7-8`), as the
-/// pipeline's `tiles/ida` accepts them beside the classic heuristics.
+/// `pdb:6-6-6-6x7`), as the pipeline's `tiles/ida` accepts them beside the classic
+/// heuristics.
 pub fn heuristic_names() -> Vec<String> {
     let catalogues = CATALOGUES.iter().map(|(name, ..)| *name);
-    let names: Vec<&str> = PARTITION_NAMES.iter().copied().chain(catalogues).collect();
-    let plain = names.iter().map(|name| format!("pdb:{name}"));
-    plain
-        .chain(names.iter().map(|name| format!("{ZERO_PREFIX}{name}")))
+    (PARTITION_NAMES.iter().copied().chain(catalogues))
+        .map(|name| format!("pdb:{name}"))
         .collect()
 }
 
-/// The pattern-database text of a heuristic name, `pdb:PARTITION` or `zpdb:PARTITION`
-/// (kept whole: the parsers read the prefix), or `None` for other names.
+/// The pattern-database text of a heuristic name, `pdb:PARTITION` (kept whole: the
+/// parsers read the prefix), or `None` for other names.
 pub fn heuristic_partition(name: &str) -> Option<&str> {
     let name = name.trim();
-    (name.starts_with("pdb:") || name.starts_with(ZERO_PREFIX)).then_some(name)
+    name.starts_with("pdb:").then_some(name)
 }
 
 /// Checks a heuristic name as IDA* takes it: a computed heuristic

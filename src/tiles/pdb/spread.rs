@@ -20,8 +20,7 @@ pub const MAX_SPREAD_ENTRIES: u64 = 1 << 28;
 
 /// The index by cells of a pattern's placements: the number whose base-n digits are its
 /// tiles' cells, the first tile's most significant, so a move of tile i changes it by the
-/// cells' difference times [`Self::place`]`(i)`. Spread copies and zero-aware tables
-/// ([`super::ZeroTable`]) are laid out by it.
+/// cells' difference times [`Self::place`]`(i)`. Spread copies are laid out by it.
 #[derive(Debug, Clone)]
 pub struct CellIndex {
     /// `place[i]`: the place value of tile i's cell, n^(k−1−i).

@@ -1,30 +1,22 @@
 //! The disk format of a table (header, checksum, packed values; written atomically) and
-//! the cache folder of tables: load when present and valid, else build and save; the
-//! process-wide sharing of a partition's heuristic between the runs of a pipeline.
+//! the cache folder of tables: a table is loaded when its file is present and valid,
+//! else built and saved. Whole heuristics are assembled from here by [`super::load`].
 
-use super::build::{build, build_zero};
-use super::heuristic::PdbHeuristic;
+use super::build::build;
 use super::rank::Pattern;
-use super::regions::Regions;
 use super::table::{Encoding, Table};
-use super::zero::ZeroTable;
 use crate::tiles::board::Board;
 use crate::user_bail;
 use crate::util::rng::fnv1a;
 use anyhow::Context;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Where tables are cached unless the caller says otherwise.
 pub const DEFAULT_CACHE_DIR: &str = "outputs/pdb";
 /// The cache file format; a file of another version is rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
-/// The zero-aware files' format (2: the main regions' bits paired with the single
-/// pocket's, [`ZeroTable`]).
-pub const ZERO_FORMAT_VERSION: u32 = 2;
 const MAGIC: &[u8; 8] = b"SLABPDB\0";
-const ZERO_MAGIC: &[u8; 8] = b"SLABZPD\0";
 
 /// The cache file of a pattern: `4x4-g<goal hash>-1-2-3-4-5-6-7.pdb`.
 pub fn cache_file(dir: &Path, goal: &Board, tiles: &[u8]) -> PathBuf {
@@ -37,22 +29,13 @@ pub fn cache_file(dir: &Path, goal: &Board, tiles: &[u8]) -> PathBuf {
 fn identity(magic: &[u8; 8], goal: &Board, tiles: &[u8]) -> Vec<u8> {
     let mut h = Vec::new();
     h.extend_from_slice(magic);
-    h.extend_from_slice(&version_of(magic).to_le_bytes());
+    h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     h.push(goal.width);
     h.push(goal.height);
     h.extend_from_slice(goal.tiles());
     h.push(tiles.len() as u8);
     h.extend_from_slice(tiles);
     h
-}
-
-/// The format version of the files with `magic`.
-fn version_of(magic: &[u8; 8]) -> u32 {
-    if magic == ZERO_MAGIC {
-        ZERO_FORMAT_VERSION
-    } else {
-        FORMAT_VERSION
-    }
 }
 
 /// A histogram, the build's seconds, then each payload's length and checksum.
@@ -111,7 +94,7 @@ impl Fields {
         if f.take(8)? != magic {
             anyhow::bail!("not a searchlab pattern database of this kind");
         }
-        let (version, expected) = (f.u32()?, version_of(magic));
+        let (version, expected) = (f.u32()?, FORMAT_VERSION);
         if version != expected {
             anyhow::bail!("format version {version}, expected {expected}");
         }
@@ -217,47 +200,6 @@ pub fn load(path: &Path, goal: &Board, tiles: &[u8]) -> anyhow::Result<Table> {
     Ok(t)
 }
 
-/// The cache file of a pattern's zero-aware table: as [`cache_file`]'s, ending `.zpdb`.
-pub fn zero_cache_file(dir: &Path, goal: &Board, tiles: &[u8]) -> PathBuf {
-    cache_file(dir, goal, tiles).with_extension("zpdb")
-}
-
-/// Saves a zero-aware table atomically.
-pub fn save_zero(path: &Path, goal: &Board, zero: &ZeroTable) -> anyhow::Result<()> {
-    let mut head = identity(ZERO_MAGIC, goal, &zero.pattern.tiles);
-    head.extend(trailer(
-        &zero.histogram,
-        zero.build_seconds,
-        &[&zero.main, &zero.pocket],
-    ));
-    crate::util::atomic::write_with(path, |w| {
-        w.write_all(&head)?;
-        w.write_all(&zero.main)?;
-        w.write_all(&zero.pocket)?;
-        Ok(())
-    })
-}
-
-/// Loads a zero-aware table saved by [`save_zero`], its regions `regions`; an error says
-/// why the file cannot be used.
-pub fn load_zero(
-    path: &Path,
-    goal: &Board,
-    tiles: &[u8],
-    regions: &Arc<Regions>,
-) -> anyhow::Result<ZeroTable> {
-    let mut f = Fields::open(path, ZERO_MAGIC, goal, tiles)?;
-    let mut z = ZeroTable::empty(goal, tiles, Arc::clone(regions));
-    let states = z.pattern.entries() + regions.pocket_entries;
-    (z.histogram, z.build_seconds) = f.histogram(states)?;
-    let main = f.payload_head(z.main.len() as u64, "the main regions' bits")?;
-    let pocket = f.payload_head(z.pocket.len() as u64, "the pockets' bits")?;
-    f.payload(&mut z.main, main)?;
-    f.payload(&mut z.pocket, pocket)?;
-    f.end()?;
-    Ok(z)
-}
-
 /// Checks, before any table is built, that `dir` can serve as the cache of `groups`'
 /// tables towards `goal`: `dir` is a folder, or can be made one (its nearest existing
 /// ancestor is a folder), and each table's file is a regular file where it exists (a
@@ -279,13 +221,7 @@ pub fn check_cache(dir: &Path, goal: &Board, groups: &[Vec<u8>]) -> anyhow::Resu
             },
         }
     }
-    let files = groups.iter().flat_map(|tiles| {
-        [
-            cache_file(dir, goal, tiles),
-            zero_cache_file(dir, goal, tiles),
-        ]
-    });
-    for file in files {
+    for file in groups.iter().map(|tiles| cache_file(dir, goal, tiles)) {
         if let Ok(m) = std::fs::metadata(&file)
             && !m.is_file()
         {
@@ -323,30 +259,6 @@ pub fn load_or_build(
     Ok((table, Origin::Built))
 }
 
-/// [`load_or_build`] for the zero-aware table of `tiles` (its regions `regions`). Its
-/// build makes the plain table too, which is saved as well when its file is missing.
-pub fn load_or_build_zero(
-    dir: &Path,
-    goal: &Board,
-    tiles: &[u8],
-    regions: &Arc<Regions>,
-    progress: &dyn Fn(u64, u64),
-) -> anyhow::Result<(ZeroTable, Origin)> {
-    let path = zero_cache_file(dir, goal, tiles);
-    if let Some(z) = try_load(&path, || load_zero(&path, goal, tiles, regions)) {
-        return Ok((z, Origin::Loaded));
-    }
-    let (table, zero) = build_zero(goal, tiles, regions, progress);
-    save_zero(&path, goal, &zero)
-        .with_context(|| format!("saving the pattern database {}", path.display()))?;
-    let plain = cache_file(dir, goal, tiles);
-    if !plain.exists() {
-        save(&plain, goal, &table)
-            .with_context(|| format!("saving the pattern database {}", plain.display()))?;
-    }
-    Ok((zero, Origin::Built))
-}
-
 /// What `load` reads from `path` when the file is there and sound; a file that is there
 /// but cannot be used is reported on stderr (it is then rebuilt).
 fn try_load<T>(path: &Path, load: impl FnOnce() -> anyhow::Result<T>) -> Option<T> {
@@ -362,57 +274,6 @@ fn try_load<T>(path: &Path, load: impl FnOnce() -> anyhow::Result<T>) -> Option<
             );
             None
         }
-    }
-}
-
-/// The PDB heuristic (with the reflection) of `partition` (a `pdb:` or `zpdb:` text)
-/// towards `goal`, shared by every run of the process through the run context's memo: the
-/// first run loads the tables from the context's cache folder (or builds and saves them),
-/// concurrent runs for the same partition wait for it instead of building the same table
-/// twice, and later runs get it at once. A build reports its progress as notes to the
-/// run's observer ([`progress_lines`]). Returns the heuristic and whether this call
-/// loaded or built it (false when it was already in memory).
-pub fn shared(
-    goal: &Board,
-    partition: &str,
-    ctx: &crate::pipeline::runner::RunContext,
-) -> anyhow::Result<(Arc<PdbHeuristic>, bool)> {
-    let (name, parts) = super::parse_partitions(partition, goal)?;
-    let kind = super::TableKind::of(partition);
-    let cache = ctx.cache_dir()?;
-    let key = format!(
-        "tiles/pdb|{}|{}|{:?}|{}|{kind:?}",
-        cache.display(),
-        goal.width,
-        goal.tiles(),
-        name
-    );
-    ctx.memo.get_or_try_init(&key, || {
-        let groups = super::distinct_groups(&parts);
-        let note = |text: &str| ctx.observer.note(text);
-        let progress = progress_lines(&groups, &note);
-        Ok(PdbHeuristic::load_or_build(goal, name, parts, cache, kind, &progress)?.0)
-    })
-}
-
-/// A progress callback that passes plain lines to `note`: the pattern's tiles at each
-/// quarter of its placements.
-pub fn progress_lines<'a>(
-    groups: &'a [Vec<u8>],
-    note: &'a dyn Fn(&str),
-) -> impl Fn(usize, u64, u64) + 'a {
-    let last = std::cell::Cell::new((usize::MAX, 0u64));
-    move |i, done, total| {
-        let quarter = (done * 4).checked_div(total).unwrap_or(4);
-        if last.get() == (i, quarter) {
-            return;
-        }
-        last.set((i, quarter));
-        let tiles = groups.get(i).map_or(String::new(), |g| format!("{g:?}"));
-        note(&format!(
-            "building the pattern database of tiles {tiles}: {}% of {total} placements",
-            quarter * 25
-        ));
     }
 }
 

@@ -1,16 +1,12 @@
 //! The lean search: [`Search::dfs`] for the default case, with the same nodes, counts,
-//! thresholds and solutions in 40% fewer instructions.
+//! thresholds and solutions in far fewer instructions.
 //!
 //! It searches where the tables are read from their spread copies, at 4 bits an entry,
-//! every tile is in a pattern, no orientation is a dual one, pathmax is off, children come
-//! in move order, and there are 1, 2, 4 or 8 orientations of at most [`GROUPS`] patterns
-//! each (`pdb:6-6-6-6x4` on the 24-puzzle, `pdb:5-5-5` or `pdb:6-6-3` with their
-//! reflections on the 15-puzzle). Why a search of its own: the general search, built for
-//! every kind of lookup, runs 553 instructions a generated node (callgrind, 24-puzzle
-//! instance 38), and its table reads wait on the caches: the same code with every read
-//! confined to the first 2 KB of its table (wrong values, so a different search) generated
-//! 18–20 million nodes a second on one core, against 6–12 million on the real tables.
-//! Here:
+//! every tile is in a pattern, and there are 1, 2, 4 or 8 orientations of at most
+//! [`GROUPS`] patterns each (`pdb:6-6-6-6x4` on the 24-puzzle, `pdb:5-5-5` or `pdb:6-6-3`
+//! with their reflections on the 15-puzzle). Why a search of its own: the general search,
+//! built for every kind of lookup, runs many more instructions a generated node, and its
+//! table reads wait on the caches, so every instruction between them shows. Here:
 //!
 //! - **Frames, not undo records.** Each depth has a [`Frame`]: every orientation's sum and
 //!   its patterns' indexes and values. A child's lookups read its parent's frame and write
@@ -24,61 +20,18 @@
 //!   prefetched before its other orientations are looked up, and each child's entry in
 //!   the pruning machine (0.96 MB on the 24-puzzle) is prefetched when it is generated.
 //!
-//! Measured (callgrind, instance 38): 333 instructions a generated node against 553, and a
-//! quarter less time on the fifteen easiest 24-puzzles; the prefetches a fifth less again
-//! (README, "The 24-puzzle's default" and "What bounds this search").
+//! `docs/24-puzzle.md` has what each of these saved, measured.
 //!
 //! Why the counts are the general search's: both stop looking up a child once its f
 //! passes both the bound and the next bound, so the f found for a pruned child is either
 //! the full maximum or at least the next bound, which never changes the next bound (the
 //! least f of a pruned child).
 
-use super::{ITEMS, MAX_PATH, NONE, Patterns, SPREAD, Search};
-
-/// The most patterns an orientation of the lean search has.
-pub(super) const GROUPS: usize = 4;
-/// The most orientations the lean search maximises over.
-const ORIENT: usize = 8;
-
-/// What the lean search knows of a node: in each orientation o, the sum and, at slot
-/// `o · GROUPS + g`, pattern g's index into its spread copy and its value.
-#[derive(Clone, Copy)]
-pub(super) struct Frame {
-    rank: [u32; ORIENT * GROUPS],
-    val: [u8; ORIENT * GROUPS],
-    sum: [u32; ORIENT],
-}
-
-impl Frame {
-    /// The frame of the orientations whose patterns are `pats` (the first `pats.len()`).
-    fn of(pats: &[Patterns]) -> Frame {
-        let mut f = Frame {
-            rank: [0; ORIENT * GROUPS],
-            val: [0; ORIENT * GROUPS],
-            sum: [0; ORIENT],
-        };
-        for (o, p) in pats.iter().enumerate() {
-            for g in 0..GROUPS {
-                f.rank[o * GROUPS + g] = p.rank[g];
-                f.val[o * GROUPS + g] = p.val[g] as u8;
-            }
-            f.sum[o] = p.sum;
-        }
-        f
-    }
-
-    /// `pats` with the frame's indexes, values and sums (for the parallel search's
-    /// frontier: the cells are not kept by lookups in spread copies).
-    fn write_to(&self, pats: &mut [Patterns]) {
-        for (o, p) in pats.iter_mut().enumerate() {
-            for g in 0..GROUPS {
-                p.rank[g] = self.rank[o * GROUPS + g];
-                p.val[g] = u32::from(self.val[o * GROUPS + g]);
-            }
-            p.sum = self.sum[o];
-        }
-    }
-}
+use super::frame::{Frame, GROUPS};
+use super::orientation::ITEMS;
+use super::patterns::SPREAD;
+use super::search::Search;
+use crate::tiles::deepen::{MAX_PATH, NONE};
 
 impl Search<'_> {
     /// Whether the lean search fits this search (see the module's documentation).
@@ -90,10 +43,8 @@ impl Search<'_> {
             .flat_map(|i| &i[tiles.clone()]);
         self.lean
             && self.lookup == SPREAD
-            && !self.bpmx
-            && self.order_depth == 0
             && matches!(self.n_orient, 1 | 2 | 4 | 8)
-            && orient.iter().all(|o| !o.dual && o.groups <= GROUPS)
+            && orient.iter().all(|o| o.groups <= GROUPS)
             && items.all(|i| i.group != NONE && i.entries.is_nibbles())
     }
 

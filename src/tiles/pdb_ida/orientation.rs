@@ -1,11 +1,10 @@
 //! The sums the heuristic maximises over (orientations: a partition of the state or of
-//! its reflection, or either's dual) and what a lookup in a spread copy needs of each
+//! its reflection) and what a lookup in a spread copy needs of each
 //! tile in each of them, gathered once when the search is set up.
 
-use super::MAX_GROUPS;
 use crate::tiles::board::MAX_CELLS;
 use crate::tiles::deepen::{Moves, NONE};
-use crate::tiles::pdb::{Entries, Grid, MAX_PARTS, PdbHeuristic, Spread};
+use crate::tiles::pdb::{Entries, MAX_PARTS, PdbHeuristic, Spread};
 
 /// The orientation looked up `j`-th when `first` is looked up first, the others in order.
 #[inline(always)]
@@ -16,6 +15,9 @@ pub(super) fn orientation_at(j: usize, first: usize) -> usize {
         j => j,
     }
 }
+
+/// The most patterns a partition has: a tile each at most.
+pub(super) const MAX_GROUPS: usize = MAX_CELLS;
 
 /// The most orientations: each partition, plain and reflected.
 pub(super) const MAX_ORIENT: usize = 2 * MAX_PARTS;
@@ -36,51 +38,9 @@ pub(super) struct Orientation {
     /// `table[g]`: the heuristic's table of group g.
     pub(super) table: [u8; MAX_GROUPS],
     pub(super) groups: usize,
-    /// The orientation's dual (Felner, Zahavi, Schaeffer & Holte 2005): the same
-    /// partition looked up on the state whose tiles and cells trade places, which is as
-    /// far from the goal (tile t on cell t, the blank on cell 0) when the blank is on
-    /// its goal cell. Elsewhere the blank's cell has no tile in the dual: the pattern of
-    /// that cell's tile is left out of the sum, the rest stay admissible and additive.
-    /// An item is a board cell c: its group and index are `group[c]`, `index[c]`, its
-    /// cell `cell[t]` for the tile t on c. A table's values count moves to its tiles'
-    /// goal cells with the blank in the region of the goal's blank cell, while the dual's
-    /// blank ends on the state's blank cell, so a pattern also counts only while that
-    /// cell is in the region: `valid[b]` has a bit for each pattern that counts with the
-    /// blank on cell b.
-    pub(super) dual: bool,
-    pub(super) valid: [u32; MAX_CELLS],
 }
 
 impl Orientation {
-    /// This orientation's dual, on `h`'s board (see [`Orientation::dual`]).
-    pub(super) fn dual_of(&self, h: &PdbHeuristic) -> Orientation {
-        let grid = Grid::new(h.goal.shape());
-        let mut valid = [0u32; MAX_CELLS];
-        for g in 0..self.groups {
-            let goal_cells = (h.tables[usize::from(self.table[g])].pattern.tiles.iter())
-                .fold(0u32, |m, &t| m | 1 << t);
-            // The region of cell 0, the goal's blank cell.
-            let region = grid.flood(1, grid.all & !goal_cells);
-            for (b, v) in valid.iter_mut().enumerate().take(grid.n) {
-                let mine = usize::from(self.group[b]) == g;
-                if !mine && region & (1 << self.cell[b]) != 0 {
-                    *v |= 1 << g;
-                }
-            }
-        }
-        Orientation {
-            dual: true,
-            valid,
-            ..*self
-        }
-    }
-
-    /// The (group, index) of a dual orientation's item of cell `c`.
-    #[inline(always)]
-    pub(super) fn item(&self, c: usize) -> (usize, usize) {
-        (usize::from(self.group[c]), usize::from(self.index[c]))
-    }
-
     /// Each part of `h`, plain and (when `h` has one) reflected, in that order.
     pub(super) fn all(h: &PdbHeuristic) -> Vec<Orientation> {
         let mut maps = vec![(
@@ -99,8 +59,6 @@ impl Orientation {
                     cell,
                     table: [0; MAX_GROUPS],
                     groups: part.table.len(),
-                    dual: false,
-                    valid: [0; MAX_CELLS],
                 };
                 for (t, &mt) in tile.iter().enumerate().take(h.goal.len()).skip(1) {
                     let mt = usize::from(mt);
@@ -148,7 +106,7 @@ impl<'a> SpreadItem<'a> {
             group: NONE,
             ..SpreadItem::default()
         }; ITEMS];
-        if spreads.is_empty() || or.dual {
+        if spreads.is_empty() {
             return items;
         }
         let shift = cell_shifts(or, moves, cells);

@@ -2,32 +2,14 @@
 //! searched by the threads in depth-first order, the counts and solution those of the
 //! serial search (see the module documentation of [`super`]).
 
-use super::{Options, Patterns, Search};
+use super::search::{Frontier, Search};
 use crate::tiles::board::{Board, MoveOrder};
 use crate::tiles::deepen::{Control, Counters, IdaResult, Iterate, Iteration};
+use crate::tiles::fsm::Fsm;
 use crate::tiles::pdb::PdbHeuristic;
 use crate::util::cancel::Cancel;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
-
-/// A node where the top of the tree was cut, with the counts at the moment it was
-/// generated.
-#[derive(Clone)]
-pub(super) struct Frontier {
-    pub(super) cells: [u8; 32],
-    pub(super) blank: usize,
-    pub(super) md: u32,
-    /// The pruning state below the node ([`Search::dfs`]).
-    pub(super) state: u32,
-    /// The orientation looked up first in its children ([`super::search::Child::first`]).
-    pub(super) first: usize,
-    pub(super) path: Vec<u8>,
-    pub(super) generated: u64,
-    pub(super) expanded: u64,
-    pub(super) max_depth: u32,
-    /// Its patterns in each orientation (a zero-aware value costs a walk to recompute).
-    pub(super) pats: Vec<Patterns>,
-}
 
 /// What one subtree of the parallel search found.
 struct Sub {
@@ -329,11 +311,12 @@ enum Subtrees {
 /// depth searched by the threads of the current rayon pool. The counts and the solution
 /// are those of [`super::solve`] (see the module documentation).
 pub fn solve_parallel(start: &Board, h: &PdbHeuristic, order: MoveOrder) -> IdaResult {
-    solve_parallel_with(start, h, order, Options::default(), Control::default())
+    solve_parallel_with(start, h, order, None, Control::default())
 }
 
-/// [`solve_parallel`] with [`Options`] and under a [`Control`]: the counts and the
-/// solution are those of [`super::solve_with`] with the same options and control. Of an
+/// [`solve_parallel`] with the pruning machine `fsm` (when given) and under a
+/// [`Control`]: the counts and the solution are those of [`super::solve_with`] with the
+/// same machine and control. Of an
 /// iteration that would pass the expansion limit, the subtrees not searched in full
 /// before the one where the serial search reaches it are searched again serially, up to
 /// it, so the search stops at the very node the serial one stops at.
@@ -341,11 +324,11 @@ pub fn solve_parallel_with(
     start: &Board,
     h: &PdbHeuristic,
     order: MoveOrder,
-    options: Options,
+    fsm: Option<&Fsm>,
     control: Control,
 ) -> IdaResult {
     assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
-    let mut root = Search::new(h, start, order, options);
+    let mut root = Search::new(h, start, order, fsm);
     root.stop = control.stop;
     let (md, h0, moves) = (root.md(), root.h0(), root.moves);
     let mut p = Parallel {

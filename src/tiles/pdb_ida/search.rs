@@ -1,19 +1,38 @@
-//! The depth-first search of one iteration, for every kind of lookup (packed, spread
-//! or zero-aware tables, dual orientations, pathmax, children in f order): the board
-//! updated in place, the heuristic incrementally with undo records. The lean search
-//! ([`super::lean`]) replaces it where it fits.
+//! The depth-first search of one iteration, for both kinds of lookup (packed tables and
+//! spread copies) and any number of orientations: the board updated in place, the
+//! heuristic incrementally with undo records. The lean search ([`super::lean`]) replaces
+//! it where it fits.
 
-use super::{
-    DUAL, DUAL_PACKED, DUAL_SPREAD, FEW_ORIENT, Frontier, ITEMS, KIND, MAX_GROUPS, MAX_ORIENT, Old,
-    Options, Orientation, PACKED, Patterns, SPREAD, SpreadItem, ZERO, is_identity, lean,
-    orientation_at,
+use super::frame::Frame;
+use super::orientation::{
+    FEW_ORIENT, ITEMS, MAX_GROUPS, MAX_ORIENT, Orientation, SpreadItem, orientation_at,
 };
+use super::patterns::{Old, PACKED, Patterns, SPREAD};
 use crate::tiles::board::{Board, MAX_CELLS, MoveOrder};
 use crate::tiles::deepen::{Counters, MAX_PATH, Moves, NONE};
-use crate::tiles::fsm::{Fsm, Pruning};
-use crate::tiles::pdb::{PdbHeuristic, Spread};
+use crate::tiles::fsm::Fsm;
+use crate::tiles::pdb::PdbHeuristic;
 use crate::util::cancel::Cancel;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// A node where the top of the tree was cut, with the counts at the moment it was
+/// generated.
+#[derive(Clone)]
+pub(super) struct Frontier {
+    pub(super) cells: [u8; 32],
+    pub(super) blank: usize,
+    pub(super) md: u32,
+    /// The pruning state below the node ([`Search::dfs`]).
+    pub(super) state: u32,
+    /// The orientation looked up first in its children ([`Child::first`]).
+    pub(super) first: usize,
+    pub(super) path: Vec<u8>,
+    pub(super) generated: u64,
+    pub(super) expanded: u64,
+    pub(super) max_depth: u32,
+    /// Its patterns in each orientation.
+    pub(super) pats: Vec<Patterns>,
+}
 
 /// What a child's lookups changed: the orientations updated (a bit each) and each one's
 /// old (value, rank).
@@ -36,14 +55,13 @@ pub(super) struct Child {
     pub(super) first: usize,
 }
 
-/// A child's move: `tile` from cell `np` to the blank's cell `blank`, the blank making
-/// the k-th move of the order.
+/// A child's move: `tile` to the blank's cell `blank`, the blank making the k-th move of
+/// the order.
 #[derive(Clone, Copy)]
 struct Moved {
-    pub(super) tile: usize,
-    pub(super) blank: usize,
-    pub(super) np: usize,
-    pub(super) k: usize,
+    tile: usize,
+    blank: usize,
+    k: usize,
 }
 
 /// What [`Search::generate`] made of a move.
@@ -51,17 +69,12 @@ enum Generated {
     Not,
     Goal,
     Open(Child),
-    /// The child's f shows the node itself beyond the bound ([`Options::bpmx`]).
-    Cut,
 }
 
 #[derive(Clone)]
 pub(super) struct Search<'a> {
     pub(super) h: &'a PdbHeuristic,
-    /// The tables' spread copies, when the heuristic has them: the patterns' ranks are
-    /// then indexes into these.
-    pub(super) spreads: &'a [Spread],
-    /// How the tables are read: [`PACKED`], [`SPREAD`] or [`ZERO`].
+    /// How the tables are read: [`PACKED`] or [`SPREAD`].
     pub(super) lookup: u8,
     pub(super) moves: Moves,
     /// The duplicate-sequence machine, when pruning with one.
@@ -80,10 +93,6 @@ pub(super) struct Search<'a> {
     pub(super) path: [u8; MAX_PATH],
     /// Nodes at this depth are not expanded but collected (the parallel search's top).
     pub(super) split: u32,
-    /// [`Options::order_depth`].
-    pub(super) order_depth: u32,
-    /// [`Options::bpmx`].
-    pub(super) bpmx: bool,
     pub(super) frontier: Vec<Frontier>,
     /// In a subtree of the parallel search: its index and the least index of a subtree
     /// known to hold a goal; the search gives up when the latter drops below the former.
@@ -93,7 +102,7 @@ pub(super) struct Search<'a> {
     /// expansions ([`Counters::at_limit`]).
     pub(super) stop: Option<&'a Cancel>,
     /// The lean search's frames, one a depth ([`lean`]); empty until it runs.
-    pub(super) frames: Vec<lean::Frame>,
+    pub(super) frames: Vec<Frame>,
     /// Whether [`Self::run`] may search with [`lean`] where it fits (the tests compare).
     pub(super) lean: bool,
 }
@@ -103,38 +112,21 @@ impl<'a> Search<'a> {
         h: &'a PdbHeuristic,
         start: &Board,
         order: MoveOrder,
-        options: Options,
+        fsm: Option<&'a Fsm>,
     ) -> Search<'a> {
         let mut cells = [0u8; 32];
         cells[..MAX_CELLS].copy_from_slice(&start.cells);
-        let fsm = match options.pruning {
-            Pruning::Parent => None,
-            Pruning::Fsm => Some(Fsm::for_shape(start.shape(), options.fsm_depth)),
-        };
-        let mut all = Orientation::all(h);
-        if options.dual {
-            assert!(
-                is_identity(&h.goal) && h.zero.is_empty(),
-                "dual lookups need plain tables and the blank-first goal"
-            );
-            let duals: Vec<Orientation> = all.iter().map(|o| o.dual_of(h)).collect();
-            all.extend(duals);
-        }
+        let all = Orientation::all(h);
         assert!(all.len() <= MAX_ORIENT, "at most {MAX_ORIENT} orientations");
         let mut orient = [all[0]; MAX_ORIENT];
         orient[..all.len()].copy_from_slice(&all);
         let spreads = h.spreads();
-        let lookup = match (h.zero.is_empty(), spreads.is_empty()) {
-            (false, _) => ZERO,
-            (true, false) => SPREAD,
-            (true, true) => PACKED,
-        };
+        let lookup = if spreads.is_empty() { PACKED } else { SPREAD };
         let moves = Moves::new(start.shape(), order);
         let n = start.len();
         let items = std::array::from_fn(|o| SpreadItem::of(&orient[o], spreads, &moves, n));
         let mut s = Search {
             h,
-            spreads,
             lookup,
             moves,
             fsm,
@@ -149,8 +141,6 @@ impl<'a> Search<'a> {
             found_len: 0,
             path: [0; MAX_PATH],
             split: u32::MAX,
-            order_depth: options.order_depth,
-            bpmx: options.bpmx,
             frontier: Vec::new(),
             cancel: None,
             cancelled: false,
@@ -165,28 +155,15 @@ impl<'a> Search<'a> {
     /// Recomputes the pattern positions and values from `cells`.
     pub(super) fn reset_values(&mut self) {
         let h = self.h;
-        let blank = (0..h.goal.len()).find(|&c| self.cells[c] == 0).unwrap_or(0);
         for (o, pats) in self.orient[..self.n_orient].iter().zip(&mut self.pats) {
             for c in 0..h.goal.len() {
                 let t = usize::from(self.cells[c]);
-                // A tile, or in the dual, the item of cell c on the tile's cell.
-                let (item, cell) = if o.dual {
-                    (c, o.cell[t])
-                } else {
-                    (t, o.cell[c])
-                };
-                let g = o.group[item];
+                let g = o.group[t];
                 if g != NONE && t != 0 {
-                    pats.pos[usize::from(g)][usize::from(o.index[item])] = cell;
+                    pats.pos[usize::from(g)][usize::from(o.index[t])] = o.cell[c];
                 }
             }
-            if o.dual {
-                let valid = o.valid[blank];
-                let missing = o.item(blank);
-                pats.rank_dual(h, self.lookup, &o.table[..o.groups], missing, valid);
-            } else {
-                pats.rank_all(h, self.lookup, &o.table[..o.groups], o.cell[blank]);
-            }
+            pats.rank_all(h, self.lookup, &o.table[..o.groups]);
         }
     }
 
@@ -276,9 +253,6 @@ impl<'a> Search<'a> {
             return false;
         }
         self.c.expanded += 1;
-        if g < self.order_depth {
-            return self.expand_in_f_order::<FSM, N, L, LOOKUP>(blank, g, md, state, first);
-        }
         // One record for the node's children, filled by each child's lookups: made once
         // and borrowed (a record moved out of a call is copied, which costs more).
         let mut undo = Undo {
@@ -293,61 +267,7 @@ impl<'a> Search<'a> {
                         return true;
                     }
                 }
-                Generated::Cut => break,
                 Generated::Not => {}
-            }
-            if self.c.limit_reached || self.cancelled {
-                return false;
-            }
-        }
-        self.reached(g + 1);
-        false
-    }
-
-    /// [`Self::dfs`]'s expansion of a node shallower than [`Options::order_depth`]: every
-    /// child is generated and looked up first (a goal among them ends the search), then
-    /// those within the bound are searched in order of increasing f, ties in move order,
-    /// each looked up again (the lookups of a child are undone before the next). The
-    /// counts of an iteration searched to the end are the unordered search's; only where
-    /// the last one meets a goal changes.
-    fn expand_in_f_order<const FSM: bool, const N: usize, const L: usize, const LOOKUP: u8>(
-        &mut self,
-        blank: usize,
-        g: u32,
-        md: u32,
-        state: u32,
-        first: usize,
-    ) -> bool {
-        let mut undo = Undo {
-            touched: 0,
-            olds: [(0, 0, 0); L],
-        };
-        let mut open = [(0u32, 0usize); 4];
-        let mut n = 0;
-        for k in 0..4 {
-            match self.generate::<FSM, N, L, LOOKUP>(blank, g, md, state, k, first, &mut undo) {
-                Generated::Goal => return true,
-                Generated::Open(child) => {
-                    open[n] = (child.f, k);
-                    n += 1;
-                    self.leave::<L, LOOKUP>(blank, child.np, child.tile, &undo);
-                }
-                Generated::Cut => {
-                    self.reached(g + 1);
-                    return false;
-                }
-                Generated::Not => {}
-            }
-        }
-        open[..n].sort_unstable();
-        for &(_, k) in &open[..n] {
-            let Some((np, child_state)) = self.child::<FSM>(blank, state, k) else {
-                continue;
-            };
-            let child =
-                self.enter::<N, L, LOOKUP>(blank, np, k, child_state, g, md, first, &mut undo);
-            if self.descend::<FSM, N, L, LOOKUP>(blank, g, k, child, &undo) {
-                return true;
             }
             if self.c.limit_reached || self.cancelled {
                 return false;
@@ -358,12 +278,9 @@ impl<'a> Search<'a> {
     }
 
     /// Generates the blank's move `k` (counted) and looks the child up: `Open` when it
-    /// is within the bound and not a goal (the move made, for [`Self::descend`] or
-    /// [`Self::leave`]); `Goal` when it is within the bound and a goal (the move made and
-    /// recorded in the path); `Cut` when with [`Options::bpmx`] its f puts the node
-    /// itself beyond the bound (the move not made, the node's f counted for the next
-    /// bound); else `Not`, the move not made (pruned, beyond the bound, or off the
-    /// board).
+    /// is within the bound and not a goal (the move made, for [`Self::descend`]); `Goal`
+    /// when it is within the bound and a goal (the move made and recorded in the path);
+    /// else `Not`, the move not made (pruned, beyond the bound, or off the board).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn generate<const FSM: bool, const N: usize, const L: usize, const LOOKUP: u8>(
@@ -383,11 +300,6 @@ impl<'a> Search<'a> {
         let child = self.enter::<N, L, LOOKUP>(blank, np, k, child_state, g, md, first, undo);
         if self.pruned(child.f) {
             self.leave::<L, LOOKUP>(blank, np, child.tile, undo);
-            // h(node) ≥ h(child) − 1, so f(node) ≥ f(child) − 2 (Felner et al. 2005).
-            if self.bpmx && child.f - 2 > self.bound {
-                self.next_bound = self.next_bound.min(child.f - 2);
-                return Generated::Cut;
-            }
             return Generated::Not;
         }
         if child.md == 0 {
@@ -438,9 +350,8 @@ impl<'a> Search<'a> {
         self.cells[blank] = tile as u8;
         self.cells[np] = 0;
         let base = g + 1 + md;
-        let toward = closer < farther;
-        let moved = Moved { tile, blank, np, k };
-        let (f, first) = self.look_up_child::<N, L, LOOKUP>(moved, base, first, toward, undo);
+        let moved = Moved { tile, blank, k };
+        let (f, first) = self.look_up_child::<N, L, LOOKUP>(moved, base, first, undo);
         Child {
             np,
             state,
@@ -460,7 +371,7 @@ impl<'a> Search<'a> {
         tile: usize,
         undo: &Undo<L>,
     ) {
-        self.undo_child::<L, LOOKUP>(tile, blank, np, undo);
+        self.undo_child::<L, LOOKUP>(tile, np, undo);
         self.cells[np] = tile as u8;
         self.cells[blank] = 0;
     }
@@ -519,65 +430,38 @@ impl<'a> Search<'a> {
     /// orientation first. The moved tile's pattern in each orientation is looked up only
     /// while it can matter: while the child is not pruned, or might lower the next bound.
     /// When the rest are skipped their stale sums cannot matter: f is already above both
-    /// the bound and the next bound (with [`Options::bpmx`], f − 2 is, so whether the
-    /// child cuts its parent off never depends on the next bound, which the parallel
-    /// search's subtrees each have their own of). `toward`: the tile moved towards its
-    /// goal (zero-aware tables need it). Returns f and the orientation with the largest
-    /// sum ([`Child::first`]), and fills `undo` with what [`Self::undo_child`] restores.
+    /// the bound and the next bound. Returns f and the orientation with the largest sum
+    /// ([`Child::first`]), and fills `undo` with what [`Self::undo_child`] restores.
     #[inline(always)]
     fn look_up_child<const N: usize, const L: usize, const LOOKUP: u8>(
         &mut self,
         m: Moved,
         base: u32,
         first: usize,
-        toward: bool,
         undo: &mut Undo<L>,
     ) -> (u32, usize) {
         if LOOKUP == SPREAD {
             return self.look_up_spread::<N, L>(m, base, first, undo);
         }
-        let Moved { tile, blank, np, k } = m;
+        let Moved { tile, blank, .. } = m;
         let n = if N > 0 { N } else { self.n_orient };
         let (mut best, mut most) = (0, first);
         undo.touched = 0;
-        // With pathmax, f − 2 is what the node's own f is known to be at least.
-        let margin = if self.bpmx { 2 } else { 0 };
         for j in 0..n {
             let f = base + 2 * best;
-            if j > 0 && f > self.bound + margin && f - margin >= self.next_bound {
+            if j > 0 && f > self.bound && f >= self.next_bound {
                 break;
             }
             let o = orientation_at(j, first);
             let or = &self.orient[o];
-            let dual = LOOKUP & DUAL != 0 && or.dual;
-            if dual {
-                let moved = [or.item(np), or.item(blank)];
-                let (to, valid) = (or.cell[tile], or.valid[np]);
-                undo.olds[o] = self.pats[o].update_dual::<LOOKUP>(
-                    self.h,
-                    self.spreads,
-                    &or.table,
-                    moved,
-                    to,
-                    valid,
-                );
-                undo.touched |= 1 << o;
-            }
             let gi = usize::from(or.group[tile]);
-            if !dual && gi < MAX_GROUPS {
+            if gi < MAX_GROUPS {
                 let (t, i, to) = (
                     usize::from(or.table[gi]),
                     usize::from(or.index[tile]),
                     or.cell[blank],
                 );
-                undo.olds[o] = match LOOKUP & KIND {
-                    ZERO => self.pats[o].update_zero(&self.h.zero[t], gi, i, to, toward),
-                    SPREAD => {
-                        let item = &self.items[o][tile];
-                        self.pats[o].update_spread(item.entries, gi, item.step[k])
-                    }
-                    _ => self.pats[o].update(&self.h.tables[t], gi, i, to),
-                };
+                undo.olds[o] = self.pats[o].update(&self.h.tables[t], gi, i, to);
                 undo.touched |= 1 << o;
             }
             if self.pats[o].sum > best {
@@ -587,11 +471,9 @@ impl<'a> Search<'a> {
         (base + 2 * best, most)
     }
 
-    /// [`Self::look_up_child`] with spread copies and no dual orientation, the default
-    /// and hot case: each orientation's lookup reads the tile's [`SpreadItem`], moves the
-    /// pattern's index by its step and reads the spread copy there. A loop of its own: the
-    /// general one with this case first in each orientation's lookup ran 4–6% more
-    /// instructions a node (577 and 584 against 553, callgrind on instance 38).
+    /// [`Self::look_up_child`] with spread copies: each orientation's lookup reads the
+    /// tile's [`SpreadItem`], moves the pattern's index by its step and reads the spread
+    /// copy there. A loop of its own, so that the packed tables' branches stay out of it.
     #[inline(always)]
     fn look_up_spread<const N: usize, const L: usize>(
         &mut self,
@@ -601,13 +483,12 @@ impl<'a> Search<'a> {
         undo: &mut Undo<L>,
     ) -> (u32, usize) {
         let n = if N > 0 { N } else { self.n_orient };
-        let margin = if self.bpmx { 2 } else { 0 };
-        let (cut, next) = (self.bound + margin, self.next_bound);
+        let (bound, next) = (self.bound, self.next_bound);
         let (tile, k) = (m.tile % ITEMS, m.k % 4);
         let (mut best, mut most, mut touched) = (0, first, 0u32);
         for j in 0..n {
             let f = base + 2 * best;
-            if j > 0 && f > cut && f - margin >= next {
+            if j > 0 && f > bound && f >= next {
                 break;
             }
             let o = orientation_at(j, first) % MAX_ORIENT;
@@ -626,13 +507,12 @@ impl<'a> Search<'a> {
         (base + 2 * best, most)
     }
 
-    /// Moves `tile` back from `blank` to `np` in the orientations
+    /// Moves `tile` back to `np` in the orientations
     /// [`Self::look_up_child`] updated.
     #[inline(always)]
     fn undo_child<const L: usize, const LOOKUP: u8>(
         &mut self,
         tile: usize,
-        blank: usize,
         np: usize,
         undo: &Undo<L>,
     ) {
@@ -646,17 +526,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let or = &self.orient[o];
-            if LOOKUP & DUAL != 0 && or.dual {
-                let moved = [or.item(np), or.item(blank)];
-                let (at, old) = (or.cell[tile], undo.olds[o]);
-                self.pats[o].undo_dual::<LOOKUP>(self.spreads, &or.table, moved, at, old);
-                continue;
-            }
             let (gi, i) = (usize::from(or.group[tile]), usize::from(or.index[tile]));
-            if LOOKUP & KIND == SPREAD {
-                self.pats[o].restore_spread(gi, undo.olds[o]);
-                continue;
-            }
             self.pats[o].undo(gi, i, or.cell[np], undo.olds[o]);
         }
     }
@@ -666,20 +536,10 @@ impl<'a> Search<'a> {
         if self.lean_fits() {
             return self.run_lean(blank, g, md, state, first);
         }
-        let dual = self.orient[..self.n_orient].iter().any(|o| o.dual);
         let at = (blank, g, md, state, first);
-        match (
-            self.fsm.is_some(),
-            self.lookup | if dual { DUAL } else { 0 },
-        ) {
-            (true, DUAL_SPREAD) => self.dfs_n::<true, DUAL_SPREAD>(at),
-            (true, DUAL_PACKED) => self.dfs_n::<true, DUAL_PACKED>(at),
-            (false, DUAL_SPREAD) => self.dfs_n::<false, DUAL_SPREAD>(at),
-            (false, DUAL_PACKED) => self.dfs_n::<false, DUAL_PACKED>(at),
-            (true, ZERO) => self.dfs_n::<true, ZERO>(at),
+        match (self.fsm.is_some(), self.lookup) {
             (true, SPREAD) => self.dfs_n::<true, SPREAD>(at),
             (true, _) => self.dfs_n::<true, PACKED>(at),
-            (false, ZERO) => self.dfs_n::<false, ZERO>(at),
             (false, SPREAD) => self.dfs_n::<false, SPREAD>(at),
             (false, _) => self.dfs_n::<false, PACKED>(at),
         }

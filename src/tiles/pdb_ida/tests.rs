@@ -1,15 +1,16 @@
 use super::super::board::Dir;
 use super::super::board::Shape;
 use super::super::deepen::Checkpoint;
+use super::super::fsm::DEFAULT_DEPTH;
 use super::super::heuristic::Heuristic;
 use super::super::ida;
 use super::super::instances::InstanceSet;
 use super::super::pdb::tests::heuristic;
 use super::super::tests::random_walk;
+use super::patterns::SPREAD;
 use super::*;
 use crate::util::rng::rng_from_seed;
 use rand::RngExt;
-use std::time::Instant;
 
 fn replay(start: &Board, moves: &[Dir]) -> Vec<Board> {
     let mut b = *start;
@@ -23,10 +24,20 @@ fn replay(start: &Board, moves: &[Dir]) -> Vec<Board> {
     states
 }
 
-/// The serial search of `start` with `options`, checked to reach `h`'s goal in exactly
-/// `optimal` moves.
-fn solve_optimally(start: &Board, h: &PdbHeuristic, options: Options, optimal: usize) -> IdaResult {
-    let r = solve_with(start, h, MoveOrder::KORF, options, Control::default());
+/// The pruning machine of the default depth for `shape`'s boards.
+fn machine(shape: Shape) -> Fsm {
+    Fsm::build(shape, DEFAULT_DEPTH)
+}
+
+/// The serial search of `start` with the pruning machine `fsm` (if any), checked to
+/// reach `h`'s goal in exactly `optimal` moves.
+fn solve_optimally(
+    start: &Board,
+    h: &PdbHeuristic,
+    fsm: Option<&Fsm>,
+    optimal: usize,
+) -> IdaResult {
+    let r = solve_with(start, h, MoveOrder::KORF, fsm, Control::default());
     assert_eq!(r.solution_length(), Some(optimal), "{}", start.list());
     assert_eq!(
         replay(start, r.moves.as_ref().unwrap()).last(),
@@ -36,8 +47,8 @@ fn solve_optimally(start: &Board, h: &PdbHeuristic, options: Options, optimal: u
 }
 
 /// Checks that the parallel search of `start` counts and moves as the serial `r`.
-fn assert_parallel_as_serial(start: &Board, h: &PdbHeuristic, options: Options, r: &IdaResult) {
-    let p = solve_parallel_with(start, h, MoveOrder::KORF, options, Control::default());
+fn assert_parallel_as_serial(start: &Board, h: &PdbHeuristic, fsm: Option<&Fsm>, r: &IdaResult) {
+    let p = solve_parallel_with(start, h, MoveOrder::KORF, fsm, Control::default());
     assert_eq!(
         (p.generated, p.expanded, &p.moves),
         (r.generated, r.expanded, &r.moves),
@@ -163,34 +174,26 @@ fn pdb_ida_with_one_tile_patterns_is_the_manhattan_ida_node_for_node() {
 fn parallel_search_counts_as_the_serial_one_whatever_the_threads() {
     let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
     let h = heuristic(&goal, "5-5-5", true);
-    let ordered = Options {
-        order_depth: 12,
-        ..Options::default()
-    };
-    let pruned_and_ordered = Options {
-        pruning: Pruning::Fsm,
-        ..ordered
-    };
-    let dual_bpmx = Options {
-        pruning: Pruning::Fsm,
-        dual: true,
-        bpmx: true,
-        ..Options::default()
-    };
-    for options in [Options::default(), ordered, pruned_and_ordered, dual_bpmx] {
+    let fsm = machine(goal.shape());
+    for pruning in [None, Some(&fsm)] {
         for id in [1u32, 9, 12, 17] {
             let inst = InstanceSet::Korf100.instance(id).unwrap();
             // The serial search or the parallel one, with the same arguments.
-            let search =
-                |solve: fn(&Board, &PdbHeuristic, MoveOrder, Options, Control) -> IdaResult| {
-                    solve(
-                        &inst.board,
-                        &h,
-                        MoveOrder::KORF,
-                        options,
-                        Control::default(),
-                    )
-                };
+            let search = |solve: fn(
+                &Board,
+                &PdbHeuristic,
+                MoveOrder,
+                Option<&Fsm>,
+                Control,
+            ) -> IdaResult| {
+                solve(
+                    &inst.board,
+                    &h,
+                    MoveOrder::KORF,
+                    pruning,
+                    Control::default(),
+                )
+            };
             let serial = search(solve_with);
             assert_eq!(
                 serial.solution_length(),
@@ -218,7 +221,8 @@ fn parallel_search_counts_as_the_serial_one_whatever_the_threads() {
                         &serial.moves,
                         serial.max_depth
                     ),
-                    "instance {id}, {threads} threads, {options:?}"
+                    "instance {id}, {threads} threads, machine {}",
+                    pruning.is_some()
                 );
             }
         }
@@ -249,17 +253,14 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
         .num_threads(2)
         .build()
         .unwrap();
-    for pruning in [Pruning::Parent, Pruning::Fsm] {
-        let options = Options {
-            pruning,
-            ..Options::default()
-        };
+    let fsm = machine(goal.shape());
+    for pruning in [None, Some(&fsm)] {
         let serial = |limit| {
             solve_with(
                 &start,
                 &h,
                 MoveOrder::KORF,
-                options,
+                pruning,
                 Control::limited(limit),
             )
         };
@@ -269,7 +270,7 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
                 resume,
                 ..Control::default()
             };
-            pool.install(|| solve_parallel_with(&start, &h, MoveOrder::KORF, options, control()))
+            pool.install(|| solve_parallel_with(&start, &h, MoveOrder::KORF, pruning, control()))
         };
         // The iterations' last counts, where an off-by-one would show.
         let mut checkpoints = Vec::new();
@@ -278,7 +279,7 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
             &start,
             &h,
             MoveOrder::KORF,
-            options,
+            pruning,
             Control {
                 on_iteration: Some(&mut keep),
                 ..Control::default()
@@ -311,7 +312,8 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
                     &s.thresholds,
                     &s.moves
                 ),
-                "{pruning:?}, limit {limit}"
+                "machine {}, limit {limit}",
+                pruning.is_some()
             );
             assert_eq!(s.limit_reached, limit < full.expanded, "limit {limit}");
         }
@@ -339,10 +341,8 @@ fn a_stop_request_ends_the_search_within_a_poll_and_it_resumes_as_if_never_stopp
         .num_threads(2)
         .build()
         .unwrap();
-    let options = Options {
-        pruning: Pruning::Fsm,
-        ..Options::default()
-    };
+    let fsm = machine(goal.shape());
+    let options = Some(&fsm);
     // Each search: the stop request, and the checkpoint at which it was set.
     let stopped = |search: &dyn Fn(Control) -> IdaResult| {
         let (stop, mut at) = (Cancel::default(), None);
@@ -398,10 +398,8 @@ fn the_machine_is_optimal_on_8_puzzle_states_of_every_distance() {
     let shape = Shape::new(3, 3).unwrap();
     let goal = Board::default_goal(shape, 1);
     let h = heuristic(&goal, "1,2,3,4/5,6,7,8", false);
-    let fsm = Options {
-        pruning: Pruning::Fsm,
-        ..Options::default()
-    };
+    let machine = machine(shape);
+    let fsm = Some(&machine);
     let layers = super::super::census::eight_puzzle_layers();
     let (mut plain_total, mut fsm_total) = (0, 0);
     for (d, layer) in layers.iter().enumerate() {
@@ -423,26 +421,11 @@ fn the_machine_is_optimal_on_8_puzzle_states_of_every_distance() {
 }
 
 #[test]
-fn the_machines_depth_is_checked() {
-    let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
-    for (depth, ok) in [(1, false), (2, true), (18, true), (19, false)] {
-        let options = Options {
-            pruning: Pruning::Fsm,
-            fsm_depth: depth,
-            ..Options::default()
-        };
-        assert_eq!(check_options(&goal, None, &options).is_ok(), ok, "{depth}");
-    }
-}
-
-#[test]
 fn the_machine_solves_korfs_instances_optimally_with_fewer_nodes() {
     let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
     let h = heuristic(&goal, "5-5-5", true);
-    let fsm = Options {
-        pruning: Pruning::Fsm,
-        ..Options::default()
-    };
+    let machine = machine(goal.shape());
+    let fsm = Some(&machine);
     let (mut plain_total, mut fsm_total) = (0, 0);
     for id in [1u32, 3, 9, 12, 17, 42, 60, 88] {
         let inst = InstanceSet::Korf100.instance(id).unwrap();
@@ -464,79 +447,20 @@ fn the_machine_solves_korfs_instances_optimally_with_fewer_nodes() {
 fn manhattan_with_the_machine_is_optimal_and_generates_fewer_nodes() {
     let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
     let h = PdbHeuristic::manhattan(&goal);
+    let fsm = machine(goal.shape());
     for id in [9u32, 12, 42] {
         let inst = InstanceSet::Korf100.instance(id).unwrap();
         let plain = solve(&inst.board, &h, MoveOrder::KORF, None);
-        let fsm = Options {
-            pruning: Pruning::Fsm,
-            ..Options::default()
-        };
-        let r = solve_with(&inst.board, &h, MoveOrder::KORF, fsm, Control::default());
+        let r = solve_with(
+            &inst.board,
+            &h,
+            MoveOrder::KORF,
+            Some(&fsm),
+            Control::default(),
+        );
         assert_eq!(r.solution_length(), Some(inst.optimal as usize));
         assert_eq!(r.h0, plain.h0);
         assert!(r.generated < plain.generated, "instance {id}");
-    }
-}
-
-/// Every completed iteration's checkpoint of a search (thresholds and counts).
-fn checkpoints(start: &Board, h: &PdbHeuristic, options: Options) -> (IdaResult, Vec<Checkpoint>) {
-    let mut seen = Vec::new();
-    let mut keep = |c: &Checkpoint| seen.push(c.clone());
-    let control = Control {
-        on_iteration: Some(&mut keep),
-        ..Control::default()
-    };
-    let r = solve_with(start, h, MoveOrder::KORF, options, control);
-    (r, seen)
-}
-
-#[test]
-fn ordering_children_by_f_changes_only_the_last_iteration() {
-    // The iterations before the last search the same tree in another order: the
-    // same thresholds and counts. The last one stops elsewhere: on these seven,
-    // measured, 34,867,589 nodes ordered against 33,445,976 (the order is no better
-    // than Korf's fixed one, as on the 24-puzzle).
-    let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
-    let h = heuristic(&goal, "5-5-5", true);
-    let (mut plain_last, mut ordered_last) = (0, 0);
-    for id in [1u32, 9, 12, 17, 42, 60, 88] {
-        let inst = InstanceSet::Korf100.instance(id).unwrap();
-        let (plain, plain_seen) = checkpoints(&inst.board, &h, Options::default());
-        for depth in [1, 10, 1000] {
-            let options = Options {
-                order_depth: depth,
-                ..Options::default()
-            };
-            let (r, seen) = checkpoints(&inst.board, &h, options);
-            assert_eq!(r.solution_length(), Some(inst.optimal as usize), "#{id}");
-            assert_eq!(seen, plain_seen, "instance {id}, order depth {depth}");
-            assert_eq!(r.thresholds, plain.thresholds);
-            if depth == 1000 {
-                let before = plain_seen.last().map_or(0, |c| c.generated);
-                plain_last += plain.generated - before;
-                ordered_last += r.generated - before;
-            }
-        }
-    }
-    assert_eq!((ordered_last, plain_last), (34_867_589, 33_445_976));
-    // The 8-puzzle at every distance, with the machine's pruning: optimal.
-    let g3 = Board::default_goal(Shape::new(3, 3).unwrap(), 1);
-    let h3 = heuristic(&g3, "1,2,3,4/5,6,7,8", true);
-    let options = Options {
-        pruning: Pruning::Fsm,
-        order_depth: 1000,
-        ..Options::default()
-    };
-    for depth in 0..=31usize {
-        let start = super::super::census::eight_puzzle_at(depth, 3).unwrap();
-        let r = solve_with(
-            &start,
-            &h3,
-            MoveOrder::default(),
-            options,
-            Control::default(),
-        );
-        assert_eq!(r.solution_length(), Some(depth), "distance {depth}");
     }
 }
 
@@ -557,11 +481,9 @@ fn the_maximum_over_partitions_is_optimal_with_fewer_nodes_in_any_order() {
     assert_eq!(both.spreads().len(), both.tables.len());
     let packed = [&one, &both].map(|h| h.clone().without_spreads());
     assert!(packed.iter().all(|h| h.spreads().is_empty()));
-    for pruning in [Pruning::Parent, Pruning::Fsm] {
-        let options = Options {
-            pruning,
-            ..Options::default()
-        };
+    let fsm = machine(goal.shape());
+    for options in [None, Some(&fsm)] {
+        let pruning = options.is_some();
         let (mut one_total, mut both_total) = (0, 0);
         for id in [1u32, 9, 12, 17, 42, 60] {
             let inst = InstanceSet::Korf100.instance(id).unwrap();
@@ -571,7 +493,7 @@ fn the_maximum_over_partitions_is_optimal_with_fewer_nodes_in_any_order() {
                 assert_eq!(
                     (spread.generated, spread.expanded, &spread.moves),
                     (packed.generated, packed.expanded, &packed.moves),
-                    "{pruning:?}, instance {id}"
+                    "machine {pruning}, instance {id}"
                 );
                 assert_eq!(spread.thresholds_text(), packed.thresholds_text());
             }
@@ -589,7 +511,7 @@ fn the_maximum_over_partitions_is_optimal_with_fewer_nodes_in_any_order() {
         }
         assert!(
             both_total * 4 < one_total * 3,
-            "{pruning:?}: {both_total} of {one_total}"
+            "machine {pruning}: {both_total} of {one_total}"
         );
     }
 }
@@ -611,11 +533,9 @@ fn the_lean_search_counts_as_the_general_one() {
         (four, true, 8),
     ] {
         let h = heuristic(&goal, partitions, reflect);
-        for pruning in [Pruning::Parent, Pruning::Fsm] {
-            let options = Options {
-                pruning,
-                ..Options::default()
-            };
+        let fsm = machine(goal.shape());
+        for options in [None, Some(&fsm)] {
+            let pruning = options.is_some();
             for id in [1u32, 17, 60] {
                 let inst = InstanceSet::Korf100.instance(id).unwrap();
                 let lean = solve_optimally(&inst.board, &h, options, inst.optimal as usize);
@@ -637,7 +557,7 @@ fn the_lean_search_counts_as_the_general_one() {
                         &general.moves,
                         general.thresholds_text()
                     ),
-                    "{partitions}, {pruning:?}, instance {id}"
+                    "{partitions}, machine {pruning}, instance {id}"
                 );
                 if orientations == 8 && id == 17 {
                     assert_parallel_as_serial(&inst.board, &h, options, &general);
@@ -650,27 +570,20 @@ fn the_lean_search_counts_as_the_general_one() {
 #[test]
 fn values_carried_down_the_tree_are_the_fresh_ones() {
     // The top of a 15-puzzle search cut at depth 12: every frontier node's pattern
-    // values, carried down move by move (one bit a zero-aware lookup), are those
-    // computed afresh from its board (by walking downhill for zero-aware tables);
-    // plain and zero-aware, with and without the reflection, and with the dual
-    // lookups (whose patterns lacking the blank's item keep stale values outside the
-    // sum, so only the sums are compared).
+    // values, carried down move by move, are those computed afresh from its board;
+    // with spread copies and packed tables, with and without the reflection, one
+    // partition or two.
     let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
     let start = InstanceSet::Korf100.instance(1).unwrap().board;
-    let zero = super::super::pdb::tests::zero_heuristic;
-    for (h, dual) in [
-        (zero(&goal, "5-5-5", true), false),
-        (zero(&goal, "6-6-3", false), false),
-        (heuristic(&goal, "5-5-5", true), false),
-        (heuristic(&goal, "5-5-5|6-6-3", true), true),
-        (heuristic(&goal, "5-5-5", true).without_spreads(), true),
+    let fsm = machine(goal.shape());
+    for h in [
+        heuristic(&goal, "5-5-5", true),
+        heuristic(&goal, "6-6-3", false),
+        heuristic(&goal, "5-5-5|6-6-3", true),
+        heuristic(&goal, "5-5-5", true).without_spreads(),
+        heuristic(&goal, "5-5-5|6-6-3", false).without_spreads(),
     ] {
-        let options = Options {
-            pruning: Pruning::Fsm,
-            dual,
-            ..Options::default()
-        };
-        let mut s = Search::new(&h, &start, MoveOrder::KORF, options);
+        let mut s = Search::new(&h, &start, MoveOrder::KORF, Some(&fsm));
         (s.bound, s.split) = (s.h0() + 30, 12);
         let (blank, md, state) = (start.blank(), s.md(), s.start_state());
         s.run(blank, 0, md, state, s.first_orientation());
@@ -680,18 +593,11 @@ fn values_carried_down_the_tree_are_the_fresh_ones() {
             let mut fresh = s.clone();
             fresh.cells = node.cells;
             fresh.reset_values();
-            for (o, (a, b)) in fresh.pats.iter().zip(&node.pats).enumerate() {
-                if s.orient[o].dual {
-                    assert_eq!(a.sum, b.sum);
-                    continue;
-                }
-                assert_eq!(
-                    (a.val, a.rank, a.main, a.sum),
-                    (b.val, b.rank, b.main, b.sum)
-                );
+            for (a, b) in fresh.pats.iter().zip(&node.pats) {
+                assert_eq!((a.val, a.rank, a.sum), (b.val, b.rank, b.sum));
                 // The cells are carried where the lookups read them.
                 if s.lookup != SPREAD {
-                    assert_eq!((a.pos, a.taken), (b.pos, b.taken));
+                    assert_eq!(a.pos, b.pos);
                 }
             }
             // The orientation carried down to be looked up first has the largest sum.
@@ -699,308 +605,4 @@ fn values_carried_down_the_tree_are_the_fresh_ones() {
             assert_eq!(Some(node.pats[node.first].sum), sums.max());
         }
     }
-}
-
-#[test]
-fn zero_aware_tables_solve_optimally_with_fewer_nodes() {
-    // Korf's 15-puzzles with 5-5-5, plain and zero-aware (the same tables' states,
-    // unminimised over the blank's regions): the published lengths, h(s0) at least
-    // the plain one, fewer nodes in all, the parallel search's counts the serial one's.
-    let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
-    let plain = heuristic(&goal, "5-5-5", true);
-    let zero = super::super::pdb::tests::zero_heuristic(&goal, "5-5-5", true);
-    let options = Options {
-        pruning: Pruning::Fsm,
-        ..Options::default()
-    };
-    let (mut plain_total, mut zero_total) = (0, 0);
-    for id in [1u32, 9, 12, 17, 42, 60] {
-        let inst = InstanceSet::Korf100.instance(id).unwrap();
-        let a = solve_optimally(&inst.board, &plain, options, inst.optimal as usize);
-        let b = solve_optimally(&inst.board, &zero, options, inst.optimal as usize);
-        assert!(b.h0 >= a.h0);
-        assert_eq!(b.h0, zero.evaluate(&inst.board.cells));
-        if id == 17 {
-            assert_parallel_as_serial(&inst.board, &zero, options, &b);
-        }
-        plain_total += a.generated;
-        zero_total += b.generated;
-    }
-    assert!(
-        zero_total * 10 < plain_total * 9,
-        "{zero_total} of {plain_total}"
-    );
-}
-
-/// The heuristic `name` towards `goal` from the default cache (built there when
-/// missing), its tables described on stdout, for [`measure`].
-fn measured_heuristic(name: &str, goal: &Board) -> PdbHeuristic {
-    let (heuristic_name, p) = super::super::pdb::parse_partitions(name, goal).unwrap();
-    let started = Instant::now();
-    let (h, origins) = PdbHeuristic::load_or_build(
-        goal,
-        heuristic_name,
-        p,
-        std::path::Path::new(crate::tiles::pdb::DEFAULT_CACHE_DIR),
-        super::super::pdb::TableKind::of(name),
-        &|i, d, n| eprint!("\rpattern {i}: {d}/{n}   "),
-    )
-    .unwrap();
-    eprintln!();
-    println!(
-        "{name}: {:?} in {:.2}s, {} bytes",
-        origins,
-        started.elapsed().as_secs_f64(),
-        h.bytes()
-    );
-    for t in &h.tables {
-        println!(
-            "  tiles {:?}: {} entries, {} bytes, built in {:.2}s, max {}, mean {:.3}, {}",
-            t.pattern.tiles,
-            t.pattern.entries(),
-            t.bytes(),
-            t.build_seconds,
-            t.max_value(),
-            t.mean_value(),
-            super::super::pdb::histogram_text(&t.histogram)
-        );
-    }
-    for z in &h.zero {
-        println!(
-            "  tiles {:?}: zero-aware, {} bytes, built in {:.2}s, max {}, mean {:.3}, {}",
-            z.pattern.tiles,
-            z.bytes(),
-            z.build_seconds,
-            z.max_value(),
-            z.mean_value(),
-            super::super::pdb::histogram_text(&z.histogram)
-        );
-    }
-    h
-}
-
-/// One search of [`measure`]: parallel with `PAR`, else serial, printing each
-/// iteration's generated nodes with `ITERS`.
-fn measured_solve(start: &Board, h: &PdbHeuristic, options: Options) -> IdaResult {
-    if std::env::var("PAR").is_ok() {
-        return solve_parallel_with(start, h, MoveOrder::KORF, options, Control::default());
-    }
-    let mut last = 0;
-    let mut show = |c: &super::super::deepen::Checkpoint| {
-        if std::env::var("ITERS").is_ok() {
-            println!("    to {}: {} generated", c.next, c.generated - last);
-        }
-        last = c.generated;
-    };
-    let control = Control {
-        on_iteration: Some(&mut show),
-        ..Control::default()
-    };
-    solve_with(start, h, MoveOrder::KORF, options, control)
-}
-
-/// Measurements (not a check): `PDB=7-8 cargo test --release --lib pdb_ida::tests::measure -- --ignored --nocapture`;
-/// `SET=korf24 PDB=6-6-6-6x7 FSM=1 IDS=38,40` for the 24-puzzle with the machine's
-/// pruning (`FSM_DEPTH=16` its depth; the tables from the default cache); `ITERS=1` prints each iteration's
-/// nodes, `PAR=1` searches in parallel, `PLAIN=1` drops the reflection, `PACKED=1`
-/// searches the packed tables instead of their spread copies, `ORDER=20` orders the
-/// children by f above depth 20.
-#[test]
-#[ignore]
-fn measure() {
-    let name = std::env::var("PDB").unwrap_or("5-5-5".into());
-    let set = match std::env::var("SET").as_deref() {
-        Ok("korf24") => InstanceSet::Korf24,
-        _ => InstanceSet::Korf100,
-    };
-    let pruning = match std::env::var("FSM") {
-        Ok(_) => Pruning::Fsm,
-        Err(_) => Pruning::Parent,
-    };
-    let order_depth = std::env::var("ORDER").map_or(0, |d| d.parse().unwrap());
-    let options = Options {
-        pruning,
-        fsm_depth: std::env::var("FSM_DEPTH")
-            .map_or(super::super::fsm::DEFAULT_DEPTH, |d| d.parse().unwrap()),
-        order_depth,
-        dual: std::env::var("DUAL").is_ok(),
-        bpmx: std::env::var("BPMX").is_ok(),
-    };
-    let goal = Board::default_goal(set.instances()[0].board.shape(), 1);
-    let h = measured_heuristic(&name, &goal);
-    if std::env::var("PACKED").is_err() {
-        let started = Instant::now();
-        h.spreads();
-        println!("spread copies in {:.2}s", started.elapsed().as_secs_f64());
-    }
-    if std::env::var("BUILD_ONLY").is_ok() {
-        return;
-    }
-    let reflect_only = std::env::var("PLAIN").is_ok();
-    let mut h = h;
-    if reflect_only {
-        h.reflection = None;
-    }
-    if std::env::var("PACKED").is_ok() {
-        h = h.without_spreads();
-    }
-    let ids: Vec<u32> = std::env::var("IDS")
-        .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
-        .unwrap_or((1..=set.instances().len() as u32).collect());
-    let started = Instant::now();
-    let (mut nodes, mut h0) = (0u64, 0u64);
-    for &id in &ids {
-        let inst = set.instance(id).unwrap();
-        let r = measured_solve(&inst.board, &h, options);
-        assert_eq!(
-            r.solution_length(),
-            Some(inst.optimal as usize),
-            "instance {id}"
-        );
-        nodes += r.generated;
-        h0 += u64::from(r.h0);
-        if ids.len() < 10 {
-            println!(
-                "  #{id}: {} generated, {} expanded, {:.3}s, {:.2} M/s",
-                r.generated,
-                r.expanded,
-                r.seconds,
-                r.generated as f64 / r.seconds / 1e6
-            );
-        }
-    }
-    let secs = started.elapsed().as_secs_f64();
-    println!(
-        "{name}{}: {} instances, mean h0 {:.3}, nodes {} (mean {:.0}), {:.3}s, {:.0} nodes/s",
-        if reflect_only { " (no reflection)" } else { "" },
-        ids.len(),
-        h0 as f64 / ids.len() as f64,
-        nodes,
-        nodes as f64 / ids.len() as f64,
-        secs,
-        nodes as f64 / secs
-    );
-}
-
-/// Every state of the 3×3 puzzle with the blank first, by its exact distance.
-fn distances(goal: &Board) -> std::collections::HashMap<Board, u32> {
-    let mut dist = std::collections::HashMap::from([(*goal, 0)]);
-    let mut layer = vec![*goal];
-    let mut d = 0;
-    while !layer.is_empty() {
-        d += 1;
-        let mut next = Vec::new();
-        for b in &layer {
-            for (n, _, _) in b.successors(MoveOrder::KORF) {
-                dist.entry(n).or_insert_with(|| {
-                    next.push(n);
-                    d
-                });
-            }
-        }
-        layer = next;
-    }
-    dist
-}
-
-#[test]
-fn dual_lookups_are_admissible_on_every_state() {
-    // All 181,440 states of the 3×3 puzzle with the blank first, against their exact
-    // distances: the maximum with the dual lookups never overestimates and is higher
-    // than the regular lookups' on thousands of states. Without leaving out the
-    // patterns whose goal walls the blank's cell off, 65 states were overestimated
-    // with the first partition (its tiles 1 and 3 wall off cell 0).
-    let shape = Shape::new(3, 3).unwrap();
-    let goal = Board::from_tiles(shape, &(0..9).collect::<Vec<u32>>(), "goal").unwrap();
-    let dist = distances(&goal);
-    assert_eq!(dist.len(), 181_440);
-    let dual = Options {
-        dual: true,
-        ..Options::default()
-    };
-    for (partition, reflect, raised) in [
-        ("1,2,3,4/5,6,7,8", false, 8762),
-        ("1,2,5/3,4,6,7,8", true, 13_477),
-    ] {
-        let h = heuristic(&goal, partition, reflect);
-        let (mut over, mut higher, mut exact) = (0, 0, 0);
-        for (b, &d) in &dist {
-            let plain = Search::new(&h, b, MoveOrder::KORF, Options::default()).h0();
-            let with = Search::new(&h, b, MoveOrder::KORF, dual).h0();
-            over += u32::from(with > d);
-            higher += u32::from(with > plain);
-            exact += u32::from(with == d);
-            assert!(with >= plain);
-        }
-        assert_eq!((over, higher), (0, raised), "{partition}");
-        assert!(exact > 20_000, "{partition}: {exact}");
-    }
-}
-
-#[test]
-fn dual_lookups_and_pathmax_solve_optimally_with_fewer_nodes() {
-    // Korf's 15-puzzles 1-20 with 5-5-5 and the machine's pruning: the published
-    // lengths with the dual lookups, with and without pathmax, and pathmax alone;
-    // the dual lookups generate 1.65 times fewer nodes, pathmax 3% fewer again (it
-    // cuts off a node's later children only).
-    let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
-    let h = heuristic(&goal, "5-5-5", true);
-    let with = |dual, bpmx| Options {
-        pruning: Pruning::Fsm,
-        dual,
-        bpmx,
-        ..Options::default()
-    };
-    let mut totals = [0u64; 4];
-    for id in 1..=20u32 {
-        let inst = InstanceSet::Korf100.instance(id).unwrap();
-        let options = [
-            with(false, false),
-            with(true, false),
-            with(true, true),
-            with(false, true),
-        ];
-        for (total, options) in totals.iter_mut().zip(options) {
-            let r = solve_with(
-                &inst.board,
-                &h,
-                MoveOrder::KORF,
-                options,
-                Control::default(),
-            );
-            assert_eq!(
-                r.solution_length(),
-                Some(inst.optimal as usize),
-                "#{id} {options:?}"
-            );
-            *total += r.generated;
-        }
-    }
-    assert_eq!(totals, [33_348_140, 20_169_355, 19_558_916, 32_951_922]);
-}
-
-#[test]
-fn dual_lookups_refuse_what_they_cannot_read() {
-    let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
-    let dual = Options {
-        dual: true,
-        ..Options::default()
-    };
-    let g3 = Board::default_goal(Shape::new(3, 3).unwrap(), 1);
-    let nine = ["5-5-5"; 9].join("|");
-    let error = |goal: &Board, p: Option<&str>| check_options(goal, p, &dual).unwrap_err();
-    let plain_only = "dual lookups need plain pattern databases (pdb:…)";
-    assert_eq!(error(&goal, Some("zpdb:5-5-5")), plain_only);
-    assert_eq!(error(&goal, None), plain_only);
-    assert_eq!(
-        error(&g3, Some("1,2,3,4/5,6,7,8")),
-        "dual lookups need the goal with the blank first and tile t on cell t, not 1 2 3 4 5 6 7 8 0"
-    );
-    assert_eq!(
-        error(&goal, Some(&nine)),
-        "dual lookups take up to 8 partitions, not 9"
-    );
-    let eight = ["5-5-5"; 8].join("|");
-    assert_eq!(check_options(&goal, Some(&eight), &dual), Ok(()));
-    assert_eq!(check_options(&g3, None, &Options::default()), Ok(()));
 }
