@@ -27,19 +27,47 @@ pub mod util;
 /// uses only modules of lower layers; modules of one layer (the domains) never use each
 /// other.
 pub const LAYERS: &[(&str, u32, &str)] = &[
-    ("util", 0, "atomic writes, errors, input limits, seeded generators, the built-in configs and studies"),
+    (
+        "util",
+        0,
+        "atomic writes, errors, input limits, seeded generators, the built-in configs and studies",
+    ),
     ("search", 1, "generic BFS, DFS, A*, IDA* over small traits"),
-    ("local_search", 1, "generic hill descent, restarts, annealing schedules, escape trials"),
-    ("stats", 2, "descriptive statistics, distributions, rank tests, effect sizes"),
-    ("pipeline", 3, "params, metrics, configs, plans, the runner interface, execution, journals, tables, shards, merge"),
-    ("present", 4, "views of tables, summaries, comparisons, facts, figure specs and figures"),
+    (
+        "local_search",
+        1,
+        "generic hill descent, restarts, annealing schedules, escape trials",
+    ),
+    (
+        "stats",
+        2,
+        "descriptive statistics, distributions, rank tests, effect sizes",
+    ),
+    (
+        "pipeline",
+        3,
+        "params, metrics, configs, plans, the runner interface, execution, journals, tables, shards, merge",
+    ),
+    (
+        "present",
+        4,
+        "views of tables, summaries, comparisons, facts, figure specs and figures",
+    ),
     ("domain", 5, "what a domain is: its descriptor"),
     ("rjm", 6, "the Rook Jumping Maze domain"),
     ("tiles", 6, "the sliding-tile domain"),
     ("pegsol", 6, "the peg-solitaire domain"),
     ("tune", 7, "racing a config's settings (irace's F-race)"),
-    ("study", 8, "studies declared in TOML: questions, blocks, answers, checked on loading"),
-    ("report", 9, "studies rendered block by block into the report"),
+    (
+        "study",
+        8,
+        "studies declared in TOML: questions, blocks, answers, checked on loading",
+    ),
+    (
+        "report",
+        9,
+        "studies rendered block by block into the report",
+    ),
     ("slurm", 10, "an experiment or a study as a Slurm job array"),
     ("registry", 11, "the list of domains"),
     ("cli", 12, "the command line"),

@@ -21,7 +21,10 @@ const MACROS: &[(&str, &str)] = &[
 ];
 
 fn layer(module: &str) -> Option<u32> {
-    LAYERS.iter().find(|(m, ..)| *m == module).map(|(_, l, _)| *l)
+    LAYERS
+        .iter()
+        .find(|(m, ..)| *m == module)
+        .map(|(_, l, _)| *l)
 }
 
 fn src() -> PathBuf {
@@ -48,9 +51,17 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn module_of(rel: &Path) -> Vec<String> {
     let mut parts: Vec<String> = rel
         .components()
-        .map(|c| c.as_os_str().to_string_lossy().trim_end_matches(".rs").to_string())
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
         .collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
         parts.pop();
     }
     parts
@@ -86,7 +97,9 @@ fn paths(code: &str, here: &[String]) -> Vec<Vec<String>> {
                 continue;
             }
             // `super::` right after another `super::` is read with it.
-            if prefix == "super::" && rest_ends_with_super(&code[..code.len() - after.len() - prefix.len()]) {
+            if prefix == "super::"
+                && rest_ends_with_super(&code[..code.len() - after.len() - prefix.len()])
+            {
                 continue;
             }
             let (mut base, mut tail) = match prefix {
@@ -97,7 +110,10 @@ fn paths(code: &str, here: &[String]) -> Vec<Vec<String>> {
                 base.pop();
                 tail = t;
             }
-            let group = tail.strip_prefix('{').and_then(|g| g.split_once('}')).map(|(g, _)| g);
+            let group = tail
+                .strip_prefix('{')
+                .and_then(|g| g.split_once('}'))
+                .map(|(g, _)| g);
             let items: Vec<&str> = match group {
                 Some(g) => g.split(',').map(str::trim).collect(),
                 None => vec![tail],
@@ -114,7 +130,10 @@ fn paths(code: &str, here: &[String]) -> Vec<Vec<String>> {
                         break;
                     }
                 }
-                if let Some((_, m)) = MACROS.iter().find(|(m, _)| Some(&m.to_string()) == p.first()) {
+                if let Some((_, m)) = MACROS
+                    .iter()
+                    .find(|(m, _)| Some(&m.to_string()) == p.first())
+                {
                     p = vec![m.to_string()];
                 }
                 out.push(p);
@@ -141,14 +160,20 @@ fn no_module_uses_one_of_its_layer_or_above() {
             continue; // lib.rs, main.rs
         };
         let Some(own) = layer(&top) else {
-            wrong.push(format!("{}: module {top} is not in searchlab::LAYERS", rel.display()));
+            wrong.push(format!(
+                "{}: module {top} is not in searchlab::LAYERS",
+                rel.display()
+            ));
             continue;
         };
         let text = std::fs::read_to_string(file).unwrap();
         for (n, line) in code_lines(&text) {
             for p in paths(&line, &here) {
                 let Some(r) = p.first() else {
-                    wrong.push(format!("{}:{n}: a path above the crate's root", rel.display()));
+                    wrong.push(format!(
+                        "{}:{n}: a path above the crate's root",
+                        rel.display()
+                    ));
                     continue;
                 };
                 if *r == top {
@@ -162,7 +187,11 @@ fn no_module_uses_one_of_its_layer_or_above() {
             }
         }
     }
-    assert!(wrong.is_empty(), "uses that run up a layer:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "uses that run up a layer:\n{}",
+        wrong.join("\n")
+    );
 }
 
 /// The file a module path names: the longest prefix of it that is a file of `src/`.
@@ -190,7 +219,9 @@ fn no_two_files_import_each_other() {
         let text = std::fs::read_to_string(file).unwrap();
         for (_, line) in code_lines(&text) {
             for p in paths(&line, here) {
-                let Some(target) = file_of(&p, &files) else { continue };
+                let Some(target) = file_of(&p, &files) else {
+                    continue;
+                };
                 let module = module_of(target.strip_prefix(&src).unwrap());
                 let child = module.len() > here.len() && module[..here.len()] == here[..];
                 if target != *file && !child {
@@ -234,7 +265,11 @@ fn no_two_files_import_each_other() {
         .iter()
         .map(|c| c.iter().map(&name).collect::<Vec<_>>().join(" → "))
         .collect();
-    assert!(shown.is_empty(), "files that import each other:\n{}", shown.join("\n"));
+    assert!(
+        shown.is_empty(),
+        "files that import each other:\n{}",
+        shown.join("\n")
+    );
 }
 
 #[test]
@@ -243,7 +278,10 @@ fn a_folders_doc_names_its_modules() {
     let mut all = Vec::new();
     rust_files(&src, &mut all);
     let mut missing = Vec::new();
-    for file in all.iter().filter(|f| f.file_name().is_some_and(|n| n == "mod.rs" || n == "lib.rs")) {
+    for file in all.iter().filter(|f| {
+        f.file_name()
+            .is_some_and(|n| n == "mod.rs" || n == "lib.rs")
+    }) {
         let text = std::fs::read_to_string(file).unwrap();
         let doc: String = text
             .lines()
@@ -260,13 +298,22 @@ fn a_folders_doc_names_its_modules() {
             if m == "tests" || file.ends_with("lib.rs") {
                 continue;
             }
-            let named = doc.contains(&format!("`{m}`")) || doc.contains(&format!("`mod@{m}`"));
+            let named = [format!("`{m}`"), format!("`mod@{m}`"), format!("`{m}.rs`")]
+                .iter()
+                .any(|n| doc.contains(n.as_str()));
             if !named {
-                missing.push(format!("{}: {m}", file.strip_prefix(&src).unwrap().display()));
+                missing.push(format!(
+                    "{}: {m}",
+                    file.strip_prefix(&src).unwrap().display()
+                ));
             }
         }
     }
-    assert!(missing.is_empty(), "modules their folder's doc does not name:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "modules their folder's doc does not name:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
@@ -292,7 +339,10 @@ fn the_readme_lists_the_layers() {
 
 #[test]
 fn the_check_sees_references() {
-    let here: Vec<String> = ["pipeline", "journal", "read"].iter().map(|s| s.to_string()).collect();
+    let here: Vec<String> = ["pipeline", "journal", "read"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let p = paths(
         "let x = crate::pipeline::plan::plan(&c, &crate::domain::runners(d)); use super::{record::X, write};",
         &here,
@@ -309,7 +359,10 @@ fn the_check_sees_references() {
     );
     let up = paths("use super::super::super::study::Block;", &here);
     assert_eq!(up, vec![vec!["study".to_string(), "Block".to_string()]]);
-    let m = paths("crate::user_bail!(\"x\"); $crate::pipeline::metrics::X", &here);
+    let m = paths(
+        "crate::user_bail!(\"x\"); $crate::pipeline::metrics::X",
+        &here,
+    );
     let tops: Vec<&str> = m.iter().map(|p| p[0].as_str()).collect();
     assert_eq!(tops, ["pipeline", "util"]);
     assert!(layer("tiles") == layer("rjm") && layer("cli") > layer("registry"));

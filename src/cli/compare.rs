@@ -178,7 +178,10 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         digits: None,
         show: true,
     };
-    let b = block(&reading(q.filter, experiments.clone(), &stem)?, Kind::Compare(compare));
+    let b = block(
+        &reading(q.filter, experiments.clone(), &stem)?,
+        Kind::Compare(compare),
+    );
     let table = renderer
         .block(&b, &stem, &mut facts)
         .map_err(|e| crate::user_error!("{}", crate::util::error::one_line(&e)))?;
@@ -196,7 +199,10 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         missing: None,
     });
     for (kind, suffix) in [(interval, "ranking"), (boxes, "box")] {
-        let b = block(&reading(q.filter, experiments.clone(), &format!("{stem}_{suffix}"))?, kind);
+        let b = block(
+            &reading(q.filter, experiments.clone(), &format!("{stem}_{suffix}"))?,
+            kind,
+        );
         renderer.block(&b, &stem, &mut facts)?;
     }
     Ok(format!(

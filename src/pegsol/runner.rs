@@ -68,6 +68,7 @@ pub fn runner() -> Runner {
                 description: "the assignment's depth-first search with an expansion budget (Algorithm 1)",
                 metrics: MetricsSpec::of::<PegsolMetrics>(),
                 anytime: false,
+                retired: &[],
                 params: vec![level_param(), budget_param()],
                 run: run_budgeted_dfs,
             },
@@ -77,6 +78,7 @@ pub fn runner() -> Runner {
                 description: "symmetry-reduced DFS with a transposition table, pagoda pruning and restarts; proves the fewest pegs",
                 metrics: MetricsSpec::of::<PegsolMetrics>(),
                 anytime: false,
+                retired: &[],
                 params: vec![
                     level_param(),
                     ParamSpec::optional_int(

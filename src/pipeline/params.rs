@@ -482,9 +482,23 @@ impl Params {
 
     /// `name=value|name=value…` in name order: the run's identity, for keys and seeds.
     pub fn canonical(&self) -> String {
-        self.0
+        self.canonical_with(&[])
+    }
+
+    /// [`Params::canonical`] with `extra` parameters (name, canonical text) among them,
+    /// in their places by name; a parameter the params hold is not replaced.
+    pub fn canonical_with(&self, extra: &[(&str, &str)]) -> String {
+        let mut parts: BTreeMap<&str, String> = self
+            .0
             .iter()
-            .map(|(k, v)| format!("{k}={}", v.canonical()))
+            .map(|(k, v)| (k.as_str(), v.canonical()))
+            .collect();
+        for (k, v) in extra {
+            parts.entry(k).or_insert_with(|| v.to_string());
+        }
+        parts
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join("|")
     }

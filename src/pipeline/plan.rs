@@ -157,7 +157,11 @@ pub fn identify(
     base_seed: u64,
     replicate: u64,
 ) -> (Seeds, String) {
-    let identity = format!("{domain}/{}|{}", algorithm.name, params.canonical());
+    let identity = format!(
+        "{domain}/{}|{}",
+        algorithm.name,
+        params.canonical_with(algorithm.retired)
+    );
     let mut instance = Params::default();
     for p in algorithm.params.iter().filter(|p| p.instance) {
         if let Some(v) = params.get(p.name) {
@@ -478,6 +482,7 @@ mod tests {
                 description: "",
                 metrics: crate::pipeline::metrics::MetricsSpec::of::<ToyMetrics>(),
                 anytime: false,
+                retired: &[],
                 params: vec![
                     if instance { n.instance() } else { n },
                     ParamSpec::float("p", 0.0, 1.0, false, Some(0.5), ""),

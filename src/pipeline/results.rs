@@ -143,6 +143,7 @@ mod tests {
                 description: "",
                 metrics: crate::pipeline::metrics::MetricsSpec::of::<RatioMetrics>(),
                 anytime: true,
+                retired: &[],
                 params: vec![ParamSpec::int("n", 1, 100, None, "").instance()],
                 run: |_, _, _| Ok(RunOutput::default()),
             }],

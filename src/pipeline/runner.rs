@@ -102,6 +102,10 @@ pub struct Algorithm {
     /// evaluations): a stored record of it without one, or of another algorithm with
     /// one, is damaged.
     pub anytime: bool,
+    /// Parameters that earlier versions of the algorithm had, each with the value every
+    /// run had then and has now (its canonical text): they stay in a run's identity (key
+    /// and seed) so that the runs recorded before they were removed are still found.
+    pub retired: &'static [(&'static str, &'static str)],
     pub run: RunFn,
 }
 

@@ -73,6 +73,9 @@ impl FigureKind {
     }
 }
 
+/// A domain's reference value of a problem (see [`crate::present::facts::ReferenceFunction`]).
+pub type Reference = fn(&str) -> Option<f64>;
+
 /// The targets of a runtime distribution, and how its budget is counted.
 #[derive(Debug, Clone)]
 pub struct RuntimeSpec {
@@ -82,7 +85,7 @@ pub struct RuntimeSpec {
     pub fractions: Vec<f64>,
     pub problem: Option<String>,
     /// The reference value per problem (a domain's function), when targets are relative.
-    pub reference: Option<fn(&str) -> Option<f64>>,
+    pub reference: Option<Reference>,
     /// Divide the budget by this column (a problem dimension).
     pub per: Option<String>,
     /// The targets in words, for the x axis.
@@ -326,7 +329,10 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
             spec.log_y,
         )?),
         FigureKind::Box => {
-            let x = spec.x.clone().or_else(|| spec.group_one().map(String::from));
+            let x = spec
+                .x
+                .clone()
+                .or_else(|| spec.group_one().map(String::from));
             AnyFigure::Box(charts::boxes(&df, &need(&x, "x")?, &spec.metric, title)?)
         }
         FigureKind::Heatmap => AnyFigure::Heatmap(charts::heatmap(
@@ -342,12 +348,9 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
             spec.group_one(),
             title,
         )?),
-        FigureKind::Anytime => AnyFigure::Line(charts::anytime(
-            &df,
-            spec.group_one(),
-            title,
-            &spec.metric,
-        )?),
+        FigureKind::Anytime => {
+            AnyFigure::Line(charts::anytime(&df, spec.group_one(), title, &spec.metric)?)
+        }
         FigureKind::Interval => AnyFigure::Interval(ranking(spec, &df, title)?),
         FigureKind::Ecdf => AnyFigure::Line(runtime_distribution(spec, &df, title)?),
     };
@@ -356,19 +359,29 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
 }
 
 /// The runtime distribution of the spec's targets, a line per group.
-fn runtime_distribution(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<LinePlot> {
+fn runtime_distribution(
+    spec: &FigureSpec,
+    df: &DataFrame,
+    title: &str,
+) -> anyhow::Result<LinePlot> {
     let r = spec
         .runtime
         .as_ref()
         .ok_or_else(|| anyhow::anyhow!("a runtime distribution needs targets"))?;
     let better = spec.better.unwrap_or(Better::Lower);
-    let all = crate::present::anytime::hits(df, &spec.group, r.targets()?, better, r.per.as_deref())?;
+    let all =
+        crate::present::anytime::hits(df, &spec.group, r.targets()?, better, r.per.as_deref())?;
     let budget = match &r.per {
         Some(p) => format!("evaluations per {}", p.trim_end_matches('s')),
         None => "evaluations".to_string(),
     };
     let x_label = format!("{budget} ({})", r.words);
-    Ok(crate::present::runtime::ecdf_plot(&all, &spec.group, title, &x_label))
+    Ok(crate::present::runtime::ecdf_plot(
+        &all,
+        &spec.group,
+        title,
+        &x_label,
+    ))
 }
 
 /// The ranking chart: groups best first by median, those the Mann–Whitney test (Holm

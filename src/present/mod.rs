@@ -1,7 +1,7 @@
 //! Presentation, knowing no domain: views of a table (filters, groups, samples, tables
 //! read together: [`view`]), rankings with tests against the best ([`compare`]), anytime
 //! views (runtime distributions, fixed budgets: [`anytime`]), named facts and answer
-//! templates ([`facts`]), numbers and tables formatted the report's one way ([`format`]),
+//! templates ([`facts`]), numbers and tables formatted the report's one way ([`mod@format`]),
 //! an experiment's own summaries and plots ([`outputs`]), figure
 //! specs ([`figure`]) computed from tables ([`charts`], [`runtime`]) and the figure types
 //! drawn with plotters ([`plot`]). Plotters types never leave this folder.

@@ -8,13 +8,13 @@ use super::blocks::{Renderer, Selected};
 use crate::present::anytime::{Hits, at_budgets, ert, hits, trivial};
 use crate::present::charts::label;
 use crate::present::facts::Facts;
-use crate::present::figure::RuntimeSpec;
+use crate::present::figure::{Reference, RuntimeSpec};
 use crate::present::format::{markdown_table, number};
 use crate::study::block::{Block, ErtTable, FixedBudgetTable, Kind, TargetKeys};
 
 impl Renderer<'_> {
     /// The reference function a block's relative targets name.
-    pub(super) fn reference(&self, b: &Block) -> anyhow::Result<Option<fn(&str) -> Option<f64>>> {
+    pub(super) fn reference(&self, b: &Block) -> anyhow::Result<Option<Reference>> {
         let keys = match &b.kind {
             Kind::Ecdf(k) => &k.targets,
             Kind::Ert(k) => &k.targets,
@@ -43,7 +43,13 @@ impl Renderer<'_> {
         let better = self
             .tables
             .better(&sel.experiments, "best_so_far", b.better())?;
-        let all = hits(&sel.anytime, &b.group_list(), r.targets()?, better, r.per.as_deref())?;
+        let all = hits(
+            &sel.anytime,
+            &b.group_list(),
+            r.targets()?,
+            better,
+            r.per.as_deref(),
+        )?;
         let note = if trivial(&all) {
             eprintln!(
                 "searchlab: warning: block {}: every target is reached at the first checkpoint, so the {} says nothing of speed (harder targets?)",
@@ -58,7 +64,12 @@ impl Renderer<'_> {
     }
 
     /// A runtime block's targets as a figure's spec holds them.
-    fn runtime(&self, b: &Block, t: &TargetKeys, per: &Option<String>) -> anyhow::Result<RuntimeSpec> {
+    fn runtime(
+        &self,
+        b: &Block,
+        t: &TargetKeys,
+        per: &Option<String>,
+    ) -> anyhow::Result<RuntimeSpec> {
         Ok(RuntimeSpec {
             targets: t.targets.clone(),
             fractions: t.fractions.clone(),

@@ -192,15 +192,18 @@ impl Renderer<'_> {
                 .metric(&sel.experiments, &spec.metric)
                 .map(|m| m.header());
         }
-        spec.better = self.tables.better(&sel.experiments, &spec.metric, b.better()).ok();
+        spec.better = self
+            .tables
+            .better(&sel.experiments, &spec.metric, b.better())
+            .ok();
         let mut note = String::new();
         if let Some(r) = spec.runtime.as_mut() {
             r.reference = self.reference(b)?;
             let (_, trivial) = self.block_hits(b, sel, r)?;
             note = trivial;
         }
-        spec.title = fill(b.look.title.as_deref().unwrap_or_default(), facts)
-            .map_err(anyhow::Error::msg)?;
+        spec.title =
+            fill(b.look.title.as_deref().unwrap_or_default(), facts).map_err(anyhow::Error::msg)?;
         if spec.title.trim().is_empty() {
             spec.title = spec.derived_title(&filter_words(&sel.filter));
         }
@@ -253,7 +256,11 @@ impl Renderer<'_> {
         Ok(table)
     }
 
-    fn board_block(&self, k: &crate::study::block::BoardBlock, sel: &Selected) -> anyhow::Result<String> {
+    fn board_block(
+        &self,
+        k: &crate::study::block::BoardBlock,
+        sel: &Selected,
+    ) -> anyhow::Result<String> {
         let fname = k.function.as_deref().unwrap_or_default();
         let f = self
             .functions

@@ -8,8 +8,8 @@
 use crate::pipeline::table::{floats, texts};
 use crate::present::charts::ordered_values;
 use crate::present::facts::{FactFunction, FactInput, Facts};
-use crate::present::figure::BoardFunction;
 use crate::present::figure::AnyFigure;
+use crate::present::figure::BoardFunction;
 use crate::present::plot::{Band, LinePlot};
 use crate::stats::{mean, median, wilson};
 

@@ -1,5 +1,9 @@
-//! The Rook Jumping Maze domain (the Rook Jumping Maze assignment): mazes, their evaluation, the neighbour step,
-//! and the assignment's text formats. It knows nothing of configs, tables or plots.
+//! The Rook Jumping Maze domain (the Rook Jumping Maze assignment): mazes ([`maze`], on
+//! bit sets of the narrowest width: [`bits`]), their evaluation ([`evaluate`]), the
+//! neighbour step as a local-search landscape ([`landscape`]), the assignment's text
+//! formats ([`text`]), the best mazes found ([`best`]) and proved optima by exhaustive
+//! search ([`exact`]); for the pipeline, the algorithms ([`runner`]), the studies' facts
+//! and pictures ([`facts`]) and the `searchlab rjm` programs ([`cli`]).
 //!
 //! A maze of size n is an n×n grid of jump numbers, start at the top-left cell, goal at
 //! the bottom-right (jump 0). From a cell one may jump exactly its number of cells in a

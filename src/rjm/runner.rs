@@ -189,6 +189,7 @@ fn hill_descent() -> Algorithm {
         description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
         metrics: MetricsSpec::of::<DescentMetrics>(),
         anytime: true,
+        retired: &[],
         run: run_hill_descent,
         params: vec![
             size(),
@@ -215,6 +216,7 @@ fn anneal() -> Algorithm {
         description: "simulated annealing (part 6) with a choice of temperature schedule",
         metrics: MetricsSpec::of::<DescentMetrics>(),
         anytime: true,
+        retired: &[],
         run: run_anneal,
         params: vec![
             size(),
@@ -277,6 +279,7 @@ fn escape() -> Algorithm {
         description: "descend to a verified local minimum, then try to escape it with uphill probability p",
         metrics: MetricsSpec::of::<EscapeMetrics>(),
         anytime: false,
+        retired: &[],
         run: run_escape,
         params: vec![
             size(),

@@ -1,5 +1,5 @@
-//! Domain-free search algorithms: breadth-first ([`bfs`]), depth-first with an
-//! expansion limit ([`dfs`]), A* ([`astar`]) and IDA* ([`ida`]), over any state type,
+//! Domain-free search algorithms: breadth-first ([`mod@bfs`]), depth-first with an
+//! expansion limit ([`mod@dfs`]), A* ([`mod@astar`]) and IDA* ([`mod@ida`]), over any state type,
 //! with the counters every experiment reports.
 //!
 //! In the spirit of the `pathfinding` crate, a domain is given as closures (successors,

@@ -506,15 +506,29 @@ impl Block {
                 missing: k.missing,
                 ..base(FigureKind::Line)
             },
-            Kind::Box(k) => FigureSpec { x: k.x.clone(), missing: k.missing, ..base(FigureKind::Box) },
-            Kind::Heatmap(k) => {
-                FigureSpec { x: k.x.clone(), missing: k.missing, ..base(FigureKind::Heatmap) }
-            }
-            Kind::Histogram(k) => FigureSpec { missing: k.missing, ..base(FigureKind::Histogram) },
-            Kind::Anytime(k) => FigureSpec { log_y: k.log_y, ..base(FigureKind::Anytime) },
-            Kind::Interval(k) => {
-                FigureSpec { x: k.x.clone(), missing: k.missing, ..base(FigureKind::Interval) }
-            }
+            Kind::Box(k) => FigureSpec {
+                x: k.x.clone(),
+                missing: k.missing,
+                ..base(FigureKind::Box)
+            },
+            Kind::Heatmap(k) => FigureSpec {
+                x: k.x.clone(),
+                missing: k.missing,
+                ..base(FigureKind::Heatmap)
+            },
+            Kind::Histogram(k) => FigureSpec {
+                missing: k.missing,
+                ..base(FigureKind::Histogram)
+            },
+            Kind::Anytime(k) => FigureSpec {
+                log_y: k.log_y,
+                ..base(FigureKind::Anytime)
+            },
+            Kind::Interval(k) => FigureSpec {
+                x: k.x.clone(),
+                missing: k.missing,
+                ..base(FigureKind::Interval)
+            },
             Kind::Ecdf(k) => FigureSpec {
                 runtime: Some(RuntimeSpec {
                     targets: k.targets.targets.clone(),
@@ -552,12 +566,27 @@ mod tests {
         assert_eq!(b.group_list(), vec!["a", "b"]);
         assert_eq!(b.look.title.as_deref(), Some("T"));
         for (text, says) in [
-            ("kind = \"histogram\"\nmetric = \"m\"\nx = \"s\"", "unknown field `x`"),
-            ("kind = \"box\"\nmetric = \"m\"\nx = \"s\"\nbudgets = [1]", "unknown field `budgets`"),
-            ("kind = \"table\"\nmetric = \"m\"\npaired = \"r\"", "unknown field `paired`"),
-            ("kind = \"text\"\ntext = \"t\"\ntop = 3", "unknown field `top`"),
+            (
+                "kind = \"histogram\"\nmetric = \"m\"\nx = \"s\"",
+                "unknown field `x`",
+            ),
+            (
+                "kind = \"box\"\nmetric = \"m\"\nx = \"s\"\nbudgets = [1]",
+                "unknown field `budgets`",
+            ),
+            (
+                "kind = \"table\"\nmetric = \"m\"\npaired = \"r\"",
+                "unknown field `paired`",
+            ),
+            (
+                "kind = \"text\"\ntext = \"t\"\ntop = 3",
+                "unknown field `top`",
+            ),
             ("kind = \"pie\"", "unknown variant `pie`"),
-            ("kind = \"line\"\nx = \"s\"\ncolour = 1", "unknown field `colour`"),
+            (
+                "kind = \"line\"\nx = \"s\"\ncolour = 1",
+                "unknown field `colour`",
+            ),
         ] {
             let err = block(text).unwrap_err();
             assert!(err.contains(says), "{text}: {err}");

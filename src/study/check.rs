@@ -48,7 +48,9 @@ fn check_experiments(b: &Block, known: &Known) -> Result<(), String> {
         return Err(format!("a {} block needs experiment", b.kind_name()));
     }
     if text && (!names.is_empty() || !b.read.filter.is_empty() || b.read.name.is_some()) {
-        return Err("a text block reads no experiment (experiment, where and name do not apply)".into());
+        return Err(
+            "a text block reads no experiment (experiment, where and name do not apply)".into(),
+        );
     }
     for n in &names {
         let (config, suffix) = n
@@ -65,7 +67,10 @@ fn check_experiments(b: &Block, known: &Known) -> Result<(), String> {
                     crate::util::input::excerpt(n),
                     join(known.experiments.iter())
                 ),
-                false => format!("unknown experiment {}{near}", crate::util::input::excerpt(n)),
+                false => format!(
+                    "unknown experiment {}{near}",
+                    crate::util::input::excerpt(n)
+                ),
             });
         }
         if let Some(s) = suffix
@@ -104,9 +109,11 @@ fn check_required(b: &Block) -> Result<(), String> {
     };
     let metric = b.metric().is_some();
     match &b.kind {
-        Kind::Line(_) | Kind::Box(_) | Kind::Heatmap(_) | Kind::Histogram(_) | Kind::Interval(_) => {
-            need(metric, "metric")
-        }
+        Kind::Line(_)
+        | Kind::Box(_)
+        | Kind::Heatmap(_)
+        | Kind::Histogram(_)
+        | Kind::Interval(_) => need(metric, "metric"),
         Kind::Table(k) => need(metric, "metric").and(need(k.group.is_some(), "group")),
         Kind::Compare(k) => need(metric, "metric").and(need(k.group.is_some(), "group")),
         Kind::Aggregate(k) => {
@@ -122,8 +129,14 @@ fn check_required(b: &Block) -> Result<(), String> {
         Kind::Ecdf(k) => check_targets(b.kind_name(), &k.targets),
         Kind::Ert(k) => check_targets(b.kind_name(), &k.targets),
         Kind::FixedBudget(k) => {
-            need(!k.budgets.is_empty(), "budgets (a list of evaluation counts)")?;
-            need(k.budgets.iter().all(|x| x.is_finite() && *x > 0.0), "positive budgets")
+            need(
+                !k.budgets.is_empty(),
+                "budgets (a list of evaluation counts)",
+            )?;
+            need(
+                k.budgets.iter().all(|x| x.is_finite() && *x > 0.0),
+                "positive budgets",
+            )
         }
         Kind::Facts(k) => need(k.function.is_some(), "function"),
         Kind::Board(k) => need(k.function.is_some(), "function"),
@@ -139,7 +152,10 @@ fn check_look(b: &Block) -> Result<(), String> {
     let figure = b.figure().is_some();
     let table = !figure && !matches!(b.kind, Kind::Text(_) | Kind::Board(_));
     let refuse = |keys: &str, applies: &str| {
-        Err(format!("{keys} does not apply to a {} block ({applies})", b.kind_name()))
+        Err(format!(
+            "{keys} does not apply to a {} block ({applies})",
+            b.kind_name()
+        ))
     };
     if !figure && !table && (b.look.title.is_some() || b.look.caption.is_some()) {
         return refuse("title or caption", "figures and tables have them");
@@ -184,7 +200,10 @@ fn check_function(b: &Block, known: &Known) -> Result<(), String> {
     let unknown = |what: &str, f: &str, names: Vec<&str>| {
         let near = crate::util::suggest::did_you_mean(f, names.iter().copied());
         Err(match near.is_empty() {
-            true => format!("unknown {what} function {f:?} (known: {})", names.join(", ")),
+            true => format!(
+                "unknown {what} function {f:?} (known: {})",
+                names.join(", ")
+            ),
             false => format!("unknown {what} function {f:?}{near}"),
         })
     };
@@ -195,20 +214,30 @@ fn check_function(b: &Block, known: &Known) -> Result<(), String> {
     };
     match (&b.kind, reference) {
         (Kind::Facts(k), _) => match &k.function {
-            Some(f) if !known.fact_functions.contains_key(f) => {
-                unknown("fact", f, known.fact_functions.keys().map(String::as_str).collect())
-            }
+            Some(f) if !known.fact_functions.contains_key(f) => unknown(
+                "fact",
+                f,
+                known.fact_functions.keys().map(String::as_str).collect(),
+            ),
             _ => Ok(()),
         },
         (Kind::Board(k), _) => match &k.function {
-            Some(f) if !known.board_functions.contains(f) => {
-                unknown("board", f, known.board_functions.iter().map(String::as_str).collect())
-            }
+            Some(f) if !known.board_functions.contains(f) => unknown(
+                "board",
+                f,
+                known.board_functions.iter().map(String::as_str).collect(),
+            ),
             _ => Ok(()),
         },
-        (_, Some(r)) if !known.reference_functions.contains(r) => {
-            unknown("reference", r, known.reference_functions.iter().map(String::as_str).collect())
-        }
+        (_, Some(r)) if !known.reference_functions.contains(r) => unknown(
+            "reference",
+            r,
+            known
+                .reference_functions
+                .iter()
+                .map(String::as_str)
+                .collect(),
+        ),
         _ => Ok(()),
     }
 }

@@ -1,12 +1,13 @@
-//! The sliding-tile domain (issue 3): boards of 2..=5 by 2..=5 cells with one or more
+//! The sliding-tile domain: boards of 2..=5 by 2..=5 cells with one or more
 //! blanks, goals and validation ([`board`]), admissible heuristics ([`heuristic`]), the
 //! fast IDA* for one blank ([`ida`]), the generic algorithms applied to tiles
 //! ([`solve`]), the embedded benchmark sets ([`instances`]), state-space censuses
-//! ([`census`]), the seeds' output formats ([`mod@format`]), and additive pattern databases
+//! ([`census`]), the assignments' output formats ([`mod@format`]), and additive pattern databases
 //! ([`pdb`]) with their fast serial and parallel IDA* ([`pdb_ida`]) and its duplicate
 //! pruning ([`fsm`]); both fast searches run under one iterative-deepening driver
 //! ([`deepen`]), and the search's options are described once ([`options`]) for the
-//! pipeline ([`runner`]) and the command line ([`cli`]).
+//! pipeline ([`runner`]) and the command line ([`cli`]). Studies get facts and pictures
+//! ([`facts`]) and the 24-puzzle's comparison with the papers ([`korf24`]).
 
 pub mod board;
 pub mod census;

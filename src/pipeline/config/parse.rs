@@ -159,7 +159,6 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
     Ok(config)
 }
 
-
 /// `experiment.threads_per_run`, 1 when absent.
 fn threads_per_run(raw: &RawConfig, file: &File) -> anyhow::Result<usize> {
     let Some(t) = &raw.experiment.threads_per_run else {

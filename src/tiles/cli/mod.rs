@@ -1,11 +1,12 @@
-//! `searchlab tiles …`: the sliding-tile commands of issue 3. `solve` runs IDA* (seed
-//! 000's block), BFS/DFS (the 8-puzzle assignment's result) or A* (the two-blank puzzle
-//! assignment's transcript) on an instance file; `successors` prints the two-blank puzzle
-//! assignment's `print_succ`; `census` counts states by distance; `batch` runs a benchmark
-//! set (Korf's 100, the 15-puzzle assignment's six, the 24-puzzle) across all cores and
-//! checks every solution length against the published one; `pdb build` builds pattern
-//! databases. This module holds the command's arguments and the dispatch; each command
-//! lives in a module of its own, and what they share in `common`.
+//! `searchlab tiles …`: the sliding-tile commands. `solve` runs IDA* (the 15-puzzle
+//! assignment's block), BFS/DFS (the 8-puzzle assignment's result) or A* (the two-blank
+//! puzzle assignment's transcript) on an instance file, and `successors` prints the
+//! two-blank puzzle assignment's `print_succ` (both in `solve`); `census` counts states
+//! by distance (`census`); `batch` runs a benchmark set (Korf's 100, the 15-puzzle
+//! assignment's six, the 24-puzzle) across all cores and checks every solution length
+//! against the published one (`batch`); `pdb build` builds pattern databases
+//! (`pdb_build`). This module holds the command's arguments and the dispatch; what the
+//! commands share is in `common`.
 
 mod batch;
 mod census;
