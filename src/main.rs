@@ -17,12 +17,7 @@ fn main() {
             }
             // One line: clap's first line ("error: …") without its usage block.
             let text = e.to_string();
-            let first = text
-                .lines()
-                .next()
-                .unwrap_or("invalid arguments")
-                .trim_start_matches("error: ");
-            eprintln!("searchlab: {first}");
+            searchlab::say!("searchlab: {}", searchlab::cli::clap_message(&text));
             std::process::exit(2);
         }
     };
@@ -31,7 +26,7 @@ fn main() {
         if searchlab::util::error::is_broken_pipe(&err) {
             std::process::exit(0);
         }
-        eprintln!("searchlab: {}", searchlab::util::error::one_line(&err));
+        searchlab::say!("searchlab: {}", searchlab::util::error::one_line(&err));
         std::process::exit(searchlab::util::error::exit_code(&err));
     }
 }

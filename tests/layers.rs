@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 const MACROS: &[(&str, &str)] = &[
     ("user_bail", "util"),
     ("user_error", "util"),
+    ("say", "util"),
     ("metrics", "pipeline"),
     ("__better", "pipeline"),
     ("with_maze_bits", "rjm"),

@@ -158,12 +158,12 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         link: ".".into(),
     };
     let experiments: Vec<String> = read.iter().map(|(n, _)| n.clone()).collect();
-    let stem = format!(
+    let stem = short_name(&format!(
         "compare_{}_by_{}{}",
         q.metric,
         q.by.join("_"),
         filter_suffix(q.filter)
-    );
+    ));
     let mut facts = Facts::default();
     let group = Some(Columns::Many(q.by.to_vec()));
     let metric = Some(q.metric.to_string());
@@ -240,6 +240,17 @@ fn filter_suffix(filter: &[String]) -> String {
         })
 }
 
+/// A figure's file name from the arguments, kept to 100 characters: a longer one is cut
+/// and given a hash of the whole, so that different arguments keep different files.
+fn short_name(name: &str) -> String {
+    if name.len() <= 100 {
+        return name.to_string();
+    }
+    let hash = crate::util::rng::fnv1a(name.as_bytes());
+    let cut: String = name.chars().take(80).collect();
+    format!("{cut}_{hash:016x}")
+}
+
 #[cfg(test)]
 mod filter_name_tests {
     #[test]
@@ -247,5 +258,10 @@ mod filter_name_tests {
         assert_eq!(super::filter_suffix(&[]), "");
         let f = ["size=7".to_string(), "budget = 10, 100".to_string()];
         assert_eq!(super::filter_suffix(&f), "_where_size-7_budget-10-100");
+        let long = format!("compare_m_by_{}", "x_".repeat(200));
+        let short = super::short_name(&long);
+        assert_eq!(short.len(), 97);
+        assert_ne!(short, super::short_name(&format!("{long}y")));
+        assert_eq!(super::short_name("compare_m_by_v"), "compare_m_by_v");
     }
 }

@@ -164,8 +164,15 @@ pub fn tune(
 /// figures.
 pub fn merge(domains: &[Domain], dirs: &[PathBuf], partial: bool) -> anyhow::Result<()> {
     let runners = crate::domain::runners(domains);
+    let cancel = crate::util::cancel::on_interrupt(
+        "the merge stops after the experiment it is writing; the journals are kept",
+    );
     let mut out = std::io::stdout().lock();
-    for m in crate::pipeline::merge::merge(dirs, &runners, partial)? {
+    let merged = crate::pipeline::merge::merge(dirs, &runners, partial, &cancel)?;
+    for (i, m) in merged.iter().enumerate() {
+        if cancel.is_cancelled() {
+            return Err(crate::pipeline::merge::stopped(&merged[..i]));
+        }
         let plan = crate::pipeline::plan::plan(&m.config, &runners)?;
         crate::present::outputs::check(&m.config, &plan)?;
         crate::present::outputs::write(&m.config, &plan, &m.results, &m.anytime, &m.dir)?;

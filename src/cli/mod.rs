@@ -145,11 +145,24 @@ fn cache_env(c: CacheSpec) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// The command line: the built-in commands and a subcommand per domain.
+/// The command line: the built-in commands and a subcommand per domain. Negative
+/// numbers are read as values everywhere, so `--jobs -1` is refused naming `--jobs`.
 pub fn command(domains: &[Domain]) -> clap::Command {
     let mut cmd = Cli::command();
     for d in domains {
         cmd = cmd.subcommand((d.program.command)().name(d.name()).about(d.about));
+    }
+    negatives_as_values(cmd)
+}
+
+fn negatives_as_values(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.allow_negative_numbers(true);
+    for n in names {
+        cmd = cmd.mut_subcommand(n, negatives_as_values);
     }
     cmd
 }
@@ -166,6 +179,24 @@ pub fn run(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result<()>
         .map_err(output::clipped)
 }
 
+/// clap's error on one line: its message up to the usage block, the lines that name the
+/// arguments joined to it ("the following required arguments were not provided:
+/// <CONFIG>").
+pub fn clap_message(text: &str) -> String {
+    let head = text.split("\n\n").next().unwrap_or(text);
+    let words: Vec<&str> = head
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let line = words.join(" ");
+    let line = line.trim_start_matches("error: ");
+    match line.is_empty() {
+        true => "invalid arguments".to_string(),
+        false => line.to_string(),
+    }
+}
+
 /// The exit code after printing help or the version failed (`--help > /dev/full`):
 /// 0 when the reader went away (a closed pipe), else the error on stderr and 2.
 pub fn print_failed(err: std::io::Error) -> i32 {
@@ -174,7 +205,7 @@ pub fn print_failed(err: std::io::Error) -> i32 {
         return 0;
     }
     let err = output::stdout_failure(err.context("printing the help"));
-    eprintln!("searchlab: {}", crate::util::error::one_line(&err));
+    crate::say!("searchlab: {}", crate::util::error::one_line(&err));
     crate::util::error::exit_code(&err).max(2)
 }
 

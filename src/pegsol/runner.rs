@@ -52,6 +52,7 @@ pub fn budget_param() -> ParamSpec {
         Some(1_000_000),
         "most nodes to expand",
     )
+    .budget()
 }
 
 /// The peg-solitaire algorithms.

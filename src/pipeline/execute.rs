@@ -119,7 +119,7 @@ fn cores() -> usize {
 pub fn cap_jobs(flag: &str, requested: usize) -> usize {
     let cap = cores() * JOBS_PER_CORE;
     if requested > cap {
-        eprintln!(
+        crate::say!(
             "searchlab: note: {flag} {requested} is more than {JOBS_PER_CORE} per core ({} cores); using {cap}",
             cores()
         );
@@ -149,6 +149,7 @@ pub fn run_experiment(
     create_dir(&dir)?;
     // One process at a time writes an experiment's folder.
     let _lock = ExperimentLock::acquire(&dir)?;
+    crate::util::atomic::remove_stale(&dir);
     let journal_path = dir.join("runs.jsonl");
     let Recorded {
         records: mut done,

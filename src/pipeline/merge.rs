@@ -155,8 +155,15 @@ struct Group {
     config: Config,
 }
 
-/// Merges the experiment folders `dirs`; see the module doc.
-pub fn merge(dirs: &[PathBuf], runners: &[&Runner], partial: bool) -> anyhow::Result<Vec<Merged>> {
+/// Merges the experiment folders `dirs`; see the module doc. A stop request ends it
+/// between experiments ([`crate::util::cancel::Interrupted`]): each experiment's files
+/// are written whole or not at all.
+pub fn merge(
+    dirs: &[PathBuf],
+    runners: &[&Runner],
+    partial: bool,
+    cancel: &crate::util::cancel::Cancel,
+) -> anyhow::Result<Vec<Merged>> {
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut seen: Vec<PathBuf> = Vec::new();
@@ -190,11 +197,27 @@ pub fn merge(dirs: &[PathBuf], runners: &[&Runner], partial: bool) -> anyhow::Re
             }
         }
     }
-    order
-        .iter()
-        .filter_map(|name| groups.get(name))
-        .map(|g| merge_group(g, runners, partial))
-        .collect()
+    let mut merged = Vec::new();
+    for g in order.iter().filter_map(|name| groups.get(name)) {
+        if cancel.is_cancelled() {
+            return Err(stopped(&merged));
+        }
+        merged.push(merge_group(g, runners, partial)?);
+    }
+    Ok(merged)
+}
+
+/// The error of a merge stopped by a stop request, saying what it wrote.
+pub fn stopped(merged: &[Merged]) -> anyhow::Error {
+    let done: Vec<&str> = merged.iter().map(|m| m.name.as_str()).collect();
+    let what = match done.as_slice() {
+        [] => "no experiment's tables were written".to_string(),
+        d => format!("the tables of {} were written", d.join(", ")),
+    };
+    crate::util::cancel::Interrupted(format!(
+        "{what}; the journals are kept, and the same command merges the rest"
+    ))
+    .into()
 }
 
 fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<Merged> {
@@ -203,6 +226,7 @@ fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<
     let plan = crate::pipeline::plan::plan(&g.config, runners)?;
     let dest = &g.dirs[0];
     let _lock = ExperimentLock::acquire(dest)?;
+    crate::util::atomic::remove_stale(dest);
     // Every journal of every folder at once: a run recorded with other values in two
     // of them is an error naming both, before anything is written.
     let all: Vec<&Path> = g.dirs.iter().map(PathBuf::as_path).collect();

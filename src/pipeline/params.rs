@@ -163,6 +163,9 @@ pub struct ParamSpec {
     /// distance): the instance seed depends on these parameters only, so every method
     /// of an experiment meets the same instances.
     pub instance: bool,
+    /// The run's budget (evaluations, expansions): what a fair comparison gives every
+    /// method alike, so a tuning never samples it.
+    pub budget: bool,
     /// Its former name, refused with a pointer to this one.
     pub formerly: Option<(&'static str, &'static str)>,
 }
@@ -204,6 +207,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            budget: false,
             formerly: None,
         }
     }
@@ -216,6 +220,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            budget: false,
             formerly: None,
         }
     }
@@ -235,6 +240,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            budget: false,
             formerly: None,
         }
     }
@@ -252,6 +258,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            budget: false,
             formerly: None,
         }
     }
@@ -271,6 +278,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            budget: false,
             formerly: None,
         }
     }
@@ -283,6 +291,7 @@ impl ParamSpec {
             help,
             when: None,
             instance: false,
+            budget: false,
             formerly: None,
         }
     }
@@ -297,6 +306,12 @@ impl ParamSpec {
     /// Declares the parameter part of the problem instance (see [`ParamSpec::instance`]).
     pub fn instance(mut self) -> Self {
         self.instance = true;
+        self
+    }
+
+    /// Declares the parameter the run's budget.
+    pub fn budget(mut self) -> Self {
+        self.budget = true;
         self
     }
 

@@ -104,6 +104,16 @@ impl<'a> Plan<'a> {
         })
     }
 
+    /// True when column `name` of the plan's tables holds names, not numbers: the run's
+    /// own text columns (its experiment, key, variant, domain and algorithm), a text
+    /// metric, or a choice or text parameter. A figure or a statistic of one is refused.
+    pub fn column_is_text(&self, name: &str) -> bool {
+        const TEXT: [&str; 5] = ["experiment", "run_key", "variant", "domain", "algorithm"];
+        TEXT.contains(&name)
+            || self.metric(name).is_some_and(|spec| !spec.numeric)
+            || self.param_type_is_text(name)
+    }
+
     /// The metric columns of every algorithm used, each once, in declared order.
     pub fn metric_names(&self) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();

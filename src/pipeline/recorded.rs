@@ -242,13 +242,13 @@ fn report_rejected(
     );
     if access.owns(path) {
         set_aside(path, rejected)?;
-        eprintln!(
+        crate::say!(
             "searchlab: warning: {}: set aside {what} in {}; a run they held is computed again unless another journal holds it",
             path.display(),
             file_name(&rejected_path(path))
         );
     } else {
-        eprintln!(
+        crate::say!(
             "searchlab: warning: {}: skipped {what}; the command that writes this journal sets them aside",
             path.display()
         );

@@ -51,7 +51,7 @@ impl Renderer<'_> {
             r.per.as_deref(),
         )?;
         let note = if trivial(&all) {
-            eprintln!(
+            crate::say!(
                 "searchlab: warning: block {}: every target is reached at the first checkpoint, so the {} says nothing of speed (harder targets?)",
                 sel.name,
                 b.kind_name()

@@ -172,14 +172,13 @@ fn check_block_plans<'p>(
             ));
         }
         // A figure or a statistic of text is empty or meaningless: refused here.
-        if let Some(m) = b.metric().filter(|m| {
-            !b.reads_anytime()
-                && (plan.metric(m).is_some_and(|spec| !spec.numeric) || plan.param_type_is_text(m))
-        }) {
-            return Err(format!(
-                "metric {m:?} of experiment {key} is text, not a number: a {} block needs a numeric metric",
-                b.kind_name()
-            ));
+        for (what, c) in b.numeric_columns() {
+            if plan.column_is_text(&c) {
+                return Err(format!(
+                    "{what} {c:?} of experiment {key} is text, not a number: a {} block needs a number there",
+                    b.kind_name()
+                ));
+            }
         }
         if let (true, None, Some(m)) = (b.ranks(), b.better(), b.metric())
             && plan.metric(m).is_some_and(|spec| spec.better.is_none())

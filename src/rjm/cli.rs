@@ -287,7 +287,7 @@ pub fn run(args: RjmArgs) -> anyhow::Result<()> {
 fn seed(common: &Common) -> u64 {
     common.seed.unwrap_or_else(|| {
         let s = fresh_seed();
-        eprintln!("seed: {s} (replay with --seed {s})");
+        crate::say!("seed: {s} (replay with --seed {s})");
         s
     })
 }

@@ -99,6 +99,7 @@ pub fn evaluations() -> ParamSpec {
         None,
         "the budget: evaluations of the objective, the starting maze's and each restart's included",
     )
+    .budget()
     .formerly(
         "iterations",
         "the budget counts evaluations of the objective, restarts included",

@@ -405,6 +405,22 @@ impl Block {
         }
     }
 
+    /// The value a null metric counts as, where the block's kind takes one.
+    pub fn missing(&self) -> Option<f64> {
+        match &self.kind {
+            Kind::Line(k) => k.missing,
+            Kind::Box(k) => k.missing,
+            Kind::Heatmap(k) => k.missing,
+            Kind::Histogram(k) => k.missing,
+            Kind::Interval(k) => k.missing,
+            Kind::Table(k) => k.missing,
+            Kind::Compare(k) => k.missing,
+            Kind::Aggregate(k) => k.missing,
+            Kind::Pivot(k) => k.missing,
+            _ => None,
+        }
+    }
+
     /// The block's `better`, where its kind takes one.
     pub fn better(&self) -> Option<Better> {
         match &self.kind {
@@ -469,6 +485,27 @@ impl Block {
             _ => {}
         }
         c
+    }
+
+    /// The columns the block computes with, which must hold numbers: (its key, the
+    /// column).
+    pub fn numeric_columns(&self) -> Vec<(&'static str, String)> {
+        let mut out: Vec<(&'static str, String)> = Vec::new();
+        if let (Some(m), false) = (self.metric(), self.reads_anytime()) {
+            out.push(("metric", m.to_string()));
+        }
+        let per = match &self.kind {
+            Kind::Ecdf(k) => k.per.clone(),
+            Kind::Ert(k) => k.per.clone(),
+            Kind::FixedBudget(k) => k.per.clone(),
+            Kind::Aggregate(k) => {
+                out.extend(k.metrics.iter().map(|m| ("metrics", m.clone())));
+                None
+            }
+            _ => None,
+        };
+        out.extend(per.map(|p| ("per", p)));
+        out
     }
 
     /// The tables the block reads: each listed experiment as (its config's name, its

@@ -21,6 +21,9 @@ pub(super) fn check_block(b: &Block, known: &Known, prefixes: &Prefixes) -> Resu
     }
     check_required(b)?;
     check_look(b)?;
+    if b.missing().is_some_and(|m| !m.is_finite()) {
+        return Err("missing must be a finite number".into());
+    }
     if let Some(d) = digits(b)
         && d > MAX_DECIMALS
     {
@@ -46,6 +49,16 @@ fn check_experiments(b: &Block, known: &Known) -> Result<(), String> {
     let text = matches!(b.kind, Kind::Text(_));
     if names.is_empty() && !text {
         return Err(format!("a {} block needs experiment", b.kind_name()));
+    }
+    if let Some((_, n)) = names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| names[..*i].contains(n))
+    {
+        return Err(format!(
+            "experiment {} is listed twice: its runs would count twice",
+            crate::util::input::excerpt(n)
+        ));
     }
     if text && (!names.is_empty() || !b.read.filter.is_empty() || b.read.name.is_some()) {
         return Err(
@@ -133,6 +146,7 @@ fn check_required(b: &Block) -> Result<(), String> {
                 !k.budgets.is_empty(),
                 "budgets (a list of evaluation counts)",
             )?;
+            need(k.budgets.len() <= MAX_TARGETS, "at most 1000 budgets")?;
             need(
                 k.budgets.iter().all(|x| x.is_finite() && *x > 0.0),
                 "positive budgets",
@@ -172,9 +186,19 @@ fn check_look(b: &Block) -> Result<(), String> {
     Ok(())
 }
 
+/// The most targets or budgets a block may ask for: a view of more says nothing more,
+/// and its cost grows with their number.
+pub const MAX_TARGETS: usize = 1000;
+
 /// Targets: absolute (`targets`), or fractions of a reference per problem (`problem`,
 /// `reference`, `fractions`).
 fn check_targets(kind: &str, t: &TargetKeys) -> Result<(), String> {
+    if t.count() > MAX_TARGETS {
+        return Err(format!(
+            "{} targets: a {kind} block takes at most {MAX_TARGETS}",
+            t.count()
+        ));
+    }
     let relative = t.reference.is_some() || !t.fractions.is_empty();
     match (relative, t.targets.is_empty()) {
         (false, true) => Err(format!(
@@ -257,7 +281,7 @@ pub(super) fn check_template(template: &str, prefixes: &Prefixes) -> Result<(), 
             None => {
                 return Err(format!(
                     "{{{}}} names a fact that nothing before it computes{}",
-                    crate::util::input::excerpt(&h.name).trim_matches('"'),
+                    crate::util::input::clip(&h.name),
                     match crate::util::suggest::did_you_mean(
                         &head,
                         prefixes.keys().map(String::as_str)

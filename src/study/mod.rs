@@ -242,6 +242,13 @@ fn question(
             };
             prefixes.insert(b.fact_prefix(), declared);
         }
+        // A title or caption may quote the block's own facts.
+        for (what, t) in [("title", &b.look.title), ("caption", &b.look.caption)] {
+            if let Some(t) = t {
+                check_template(t, prefixes)
+                    .map_err(|e| crate::user_error!("{here}: {what}: {e}"))?;
+            }
+        }
         blocks.push(b);
     }
     let (answer, answer_line) = match &q.answer {

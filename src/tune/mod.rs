@@ -179,6 +179,19 @@ fn families(config: &Config, plan: &Plan, spec: &TuneSpec) -> anyhow::Result<Vec
                         algorithm.name
                     );
                 };
+                if ps.instance || ps.budget {
+                    crate::user_bail!(
+                        "{}:{}: tune.sample.{key}.{name}: {name} is {}; a race gives every candidate the same {}",
+                        config.source,
+                        spec.line,
+                        if ps.instance {
+                            "part of the problem instance"
+                        } else {
+                            "the run's budget"
+                        },
+                        if ps.instance { "instances" } else { "budget" }
+                    );
+                }
                 if base.get(name).is_none() {
                     crate::user_bail!(
                         "{}:{}: tune.sample.{key}.{name}: not used by variant {key:?}",
@@ -337,6 +350,7 @@ pub fn tune(
     let dir = tune_dir(&opts.out, &plan.experiment);
     crate::pipeline::recorded::create_dir(&dir)?;
     let _lock = ExperimentLock::acquire(&dir)?;
+    crate::util::atomic::remove_stale(&dir);
     let journal = dir.join("evaluations.jsonl");
     let families = families(config, plan, spec)?;
     // Every record is checked against its run's algorithm, as an experiment's are;

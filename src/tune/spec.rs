@@ -188,6 +188,9 @@ impl RawTune {
                 self.alpha
             )));
         }
+        if self.missing.is_some_and(|m| !m.is_finite()) {
+            return Err(bad("missing must be a finite number".into()));
+        }
         if self.samples > 10_000 {
             return Err(bad(format!(
                 "samples = {} is out of range (expected at most 10000)",

@@ -61,6 +61,23 @@ pub fn write_with(
     Ok(())
 }
 
+/// Removes the temporary files that writes into `dir` left when their process was
+/// killed (`.NAME.tmp-PID`, `.NAME.PID.tmp.png`). Only for a caller that holds the
+/// folder alone (its exclusive lock): no other writer's file can be in progress.
+pub fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let temporary =
+            name.starts_with('.') && (name.contains(".tmp-") || name.ends_with(".tmp.png"));
+        if temporary && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 /// True when the file system holding `dir` has no block left for this user.
 fn no_room(dir: &Path) -> bool {
     rustix::fs::statvfs(dir).is_ok_and(|v| v.f_bavail == 0)
@@ -74,6 +91,27 @@ pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_temporaries_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in [
+            ".results.csv.tmp-123",
+            ".box.456.tmp.png",
+            "results.csv",
+            ".hidden",
+            "x.tmp-1",
+        ] {
+            std::fs::write(dir.path().join(f), "x").unwrap();
+        }
+        remove_stale(dir.path());
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".hidden", "results.csv", "x.tmp-1"]);
+    }
 
     #[test]
     fn a_failed_write_leaves_the_old_file_and_no_temporary() {

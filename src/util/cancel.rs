@@ -4,7 +4,8 @@
 //! stopped so ([`Interrupted`]: not a result, not a failure).
 //!
 //! The commands that do long work take the process's stop request from [`on_interrupt`]:
-//! the first Ctrl-C (SIGINT) or SIGTERM (Slurm's at a task's time limit) sets it, and
+//! the first Ctrl-C (SIGINT), SIGTERM (Slurm's at a task's time limit) or SIGHUP (the
+//! terminal closed) sets it, and
 //! the work under way ends cleanly (finished runs kept, a search's last completed
 //! iteration in its checkpoint); a second one ends the process at once (exit code 130),
 //! as an unhandled one would. The flag reaches a run through its run context, never
@@ -38,15 +39,15 @@ pub fn on_interrupt(what: &'static str) -> Arc<Cancel> {
     Arc::clone(STOP.get_or_init(|| {
         let stop = Arc::new(Cancel::default());
         let flag = Arc::clone(&stop);
-        use signal_hook::consts::{SIGINT, SIGTERM};
-        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
             std::thread::spawn(move || {
                 for _ in signals.forever() {
                     if flag.is_cancelled() {
                         std::process::exit(EXIT_CODE);
                     }
                     flag.cancel();
-                    eprintln!("searchlab: stopping: {what} (Ctrl-C again to stop at once)");
+                    crate::say!("searchlab: stopping: {what} (Ctrl-C again to stop at once)");
                 }
             });
         }

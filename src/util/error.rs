@@ -28,6 +28,17 @@ macro_rules! user_error {
     };
 }
 
+/// Writes a line to standard error, `eprintln!`-style, ignoring a failure to write it
+/// (stderr on a full disk, a closed pipe): what stderr tells the user must never fail or
+/// stop the work it describes, as `eprintln!`'s panic would.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// Returns early with a [`UserError`], `format!`-style.
 #[macro_export]
 macro_rules! user_bail {

@@ -27,6 +27,25 @@ pub fn excerpt(text: &str) -> String {
     format!("{head:?}… ({count} characters)")
 }
 
+/// `text` as a message shows it unquoted: at most [`EXCERPT_CHARS`] characters (with
+/// `… (N characters)` after a longer one), control characters written as escapes so
+/// that no input can move the terminal's cursor or end the message's line.
+pub fn clip(text: &str) -> String {
+    let count = text.chars().count();
+    let head: String = text
+        .chars()
+        .take(EXCERPT_CHARS)
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect();
+    match count > EXCERPT_CHARS {
+        true => format!("{head}… ({count} characters)"),
+        false => head,
+    }
+}
+
 /// Byte offsets to 1-based line numbers of a text, for messages naming a line.
 pub struct LineIndex(Vec<usize>);
 
@@ -124,6 +143,17 @@ pub fn io_reason(e: &std::io::Error) -> String {
 mod tests {
     use super::*;
     use crate::util::error::is_user_error;
+
+    #[test]
+    fn clipped_text_keeps_its_quotes_and_escapes_controls() {
+        assert_eq!(clip("params.schedule=\"lin\""), "params.schedule=\"lin\"");
+        assert_eq!(clip("a\u{1b}[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        let long = "y".repeat(100);
+        assert_eq!(
+            clip(&long),
+            format!("{}… (100 characters)", "y".repeat(EXCERPT_CHARS))
+        );
+    }
 
     #[test]
     fn excerpts_are_short() {

@@ -71,8 +71,8 @@ pub fn apply_override(
     resolved: &mut toml::Table,
     o: &str,
 ) -> anyhow::Result<()> {
-    let shown = crate::util::input::excerpt(o);
-    let shown = shown.trim_matches('"');
+    let shown = crate::util::input::clip(o);
+    let shown = shown.as_str();
     let Some((key, text)) = o.split_once('=') else {
         crate::user_bail!("--set {shown}: expected KEY=VALUE");
     };

@@ -64,14 +64,10 @@ struct RawVariant {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawReplicates {
-    #[serde(default = "one")]
-    count: u64,
     #[serde(default)]
-    base_seed: u64,
-}
-
-fn one() -> u64 {
-    1
+    count: Option<Spanned<i64>>,
+    #[serde(default)]
+    base_seed: Option<Spanned<i64>>,
 }
 
 /// Reads and checks a config file, applying `--set` overrides (`KEY=VALUE`, one TOML
@@ -124,8 +120,8 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         domain: file.located(&raw.experiment.domain),
         algorithm: raw.experiment.algorithm.as_ref().map(|a| file.located(a)),
         variants: Vec::new(),
-        replicates: raw.replicates.as_ref().map_or(1, |r| r.count),
-        base_seed: raw.replicates.as_ref().map_or(0, |r| r.base_seed),
+        replicates: replicates(&raw, &file)?.0,
+        base_seed: replicates(&raw, &file)?.1,
         threads_per_run: threads_per_run(&raw, &file)?,
         tables: tables(&raw, &file)?,
         plots: plots(&raw, &file)?,
@@ -149,6 +145,18 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         .iter()
         .map(|v| variant(v, &file))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(v) = raw.variant.iter().enumerate().find_map(|(i, v)| {
+        raw.variant[..i]
+            .iter()
+            .any(|w| w.name.get_ref() == v.name.get_ref())
+            .then_some(v)
+    }) {
+        crate::user_bail!(
+            "{}: a second variant is named {:?}",
+            file.here(v.name.span()),
+            v.name.get_ref()
+        );
+    }
     for o in overrides {
         apply_override(&mut config, &mut base, &mut variants, &mut resolved, o)?;
     }
@@ -213,6 +221,34 @@ fn plots(raw: &RawConfig, file: &File) -> anyhow::Result<Vec<PlotSpec>> {
         out.push(spec);
     }
     Ok(out)
+}
+
+/// `[replicates]`: the count (1 when absent) and the base seed (0), each checked where
+/// it is written.
+fn replicates(raw: &RawConfig, file: &File) -> anyhow::Result<(u64, u64)> {
+    let Some(r) = &raw.replicates else {
+        return Ok((1, 0));
+    };
+    let count = match &r.count {
+        Some(c) if !(1..=MAX_REPLICATES as i64).contains(c.get_ref()) => crate::user_bail!(
+            "{}: replicates.count = {} is out of range (expected 1 to {})",
+            file.here(c.span()),
+            c.get_ref(),
+            MAX_REPLICATES
+        ),
+        Some(c) => *c.get_ref() as u64,
+        None => 1,
+    };
+    let base_seed = match &r.base_seed {
+        Some(s) if *s.get_ref() < 0 => crate::user_bail!(
+            "{}: replicates.base_seed = {} is negative (a seed is 0 or more)",
+            file.here(s.span()),
+            s.get_ref()
+        ),
+        Some(s) => *s.get_ref() as u64,
+        None => 0,
+    };
+    Ok((count, base_seed))
 }
 
 fn variant(v: &RawVariant, file: &File) -> anyhow::Result<Variant> {

@@ -83,7 +83,7 @@ impl CheckpointLog {
         }
         if !discarded.is_empty() {
             let lines: Vec<String> = discarded.iter().map(|(n, _)| n.to_string()).collect();
-            eprintln!(
+            crate::say!(
                 "searchlab: warning: {}: discarded {} checkpoint line(s) that fail their check (line {}); a run resumes from its last sound checkpoint, or from its beginning",
                 path.display(),
                 discarded.len(),

@@ -91,15 +91,40 @@ mod tests {
         assert_eq!(after, text.replace("broken\n", ""));
         let aside = std::fs::read_to_string(rejected_path(&path)).unwrap();
         let v: serde_json::Value = serde_json::from_str(aside.trim()).unwrap();
-        assert_eq!(
-            (v["line"].as_u64(), v["text"].as_str()),
-            (Some(2), Some("broken"))
-        );
+        assert_eq!(v["lines"], serde_json::json!([2, 2]));
+        assert_eq!(v["text"], serde_json::json!(["broken"]));
         assert!(
             v["reason"].as_str().unwrap().starts_with("not a record"),
             "{v}"
         );
         assert!(read_lines(&path).unwrap().rejected.is_empty());
+    }
+
+    #[test]
+    fn consecutive_lines_of_one_reason_are_one_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        let good = encode("k1", &outcome());
+        std::fs::write(&path, format!("{{}}\n{{}}\n{{}}\n{good}\nx\n{{}}\n")).unwrap();
+        let lines = read_lines(&path).unwrap();
+        assert_eq!(lines.rejected.len(), 5);
+        set_aside(&path, &lines.rejected).unwrap();
+        let aside = std::fs::read_to_string(rejected_path(&path)).unwrap();
+        let entries: Vec<serde_json::Value> = aside
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let spans: Vec<&serde_json::Value> = entries.iter().map(|e| &e["lines"]).collect();
+        assert_eq!(
+            spans,
+            [
+                &serde_json::json!([1, 3]),
+                &serde_json::json!([5, 5]),
+                &serde_json::json!([6, 6])
+            ]
+        );
+        assert_eq!(entries[0]["text"], serde_json::json!(["{}", "{}", "{}"]));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{good}\n"));
     }
 
     #[test]

@@ -112,10 +112,11 @@ pub fn rejected_path(journal: &Path) -> PathBuf {
     journal.with_file_name(format!("{stem}.rejected.jsonl"))
 }
 
-/// Moves the lines `rejected` out of the journal at `path` into its rejected-lines file
-/// (each with its line number and reason), so that the next command reads a journal of
-/// valid records only; nothing is deleted. Lines are named by their numbers in the file
-/// as it is now.
+/// Moves the lines `rejected` out of the journal at `path` into its rejected-lines file,
+/// so that the next command reads a journal of valid records only; nothing is deleted.
+/// Each run of consecutive lines with one reason is one entry, `{"journal", "lines":
+/// [first, last], "reason", "text": [each line]}`, so the file stays about the size of
+/// the lines it keeps. Lines are named by their numbers in the file as it is now.
 pub fn set_aside(path: &Path, rejected: &[Rejected]) -> anyhow::Result<()> {
     if rejected.is_empty() {
         return Ok(());
@@ -131,18 +132,29 @@ pub fn set_aside(path: &Path, rejected: &[Rejected]) -> anyhow::Result<()> {
     let aside = rejected_path(path);
     let mut file = crate::util::files::open_append(&aside, "file of rejected lines", true)?;
     let mut out = Vec::new();
-    for r in rejected {
-        let Some(line) = lines.get(r.number - 1) else {
-            continue;
-        };
+    let text = |n: usize| {
+        let line = lines.get(n - 1).copied().unwrap_or_default();
+        String::from_utf8_lossy(line.strip_suffix(b"\n").unwrap_or(line)).into_owned()
+    };
+    let mut i = 0;
+    while i < rejected.len() {
+        let first = &rejected[i];
+        let mut j = i + 1;
+        while j < rejected.len()
+            && rejected[j].number == rejected[j - 1].number + 1
+            && rejected[j].reason == first.reason
+        {
+            j += 1;
+        }
         let entry = serde_json::json!({
             "journal": path.file_name().map(|n| n.to_string_lossy()),
-            "line": r.number,
-            "reason": r.reason,
-            "text": String::from_utf8_lossy(line.strip_suffix(b"\n").unwrap_or(line)),
+            "lines": [first.number, rejected[j - 1].number],
+            "reason": first.reason,
+            "text": rejected[i..j].iter().map(|r| text(r.number)).collect::<Vec<_>>(),
         });
         out.extend_from_slice(entry.to_string().as_bytes());
         out.push(b'\n');
+        i = j;
     }
     file.write_all(&out)
         .and_then(|()| file.sync_data())

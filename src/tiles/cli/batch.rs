@@ -93,6 +93,10 @@ fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
             None => ids.push(num(part)?),
         }
     }
+    let mut seen = std::collections::HashSet::new();
+    if let Some(twice) = ids.iter().find(|i| !seen.insert(**i)) {
+        user_bail!("--ids: instance {twice} is named twice");
+    }
     Ok(ids)
 }
 

@@ -268,7 +268,7 @@ fn try_load<T>(path: &Path, load: impl FnOnce() -> anyhow::Result<T>) -> Option<
     match load() {
         Ok(t) => Some(t),
         Err(e) => {
-            eprintln!(
+            crate::say!(
                 "searchlab: warning: ignoring the pattern database {} ({e:#}); rebuilding it",
                 path.display()
             );
