@@ -63,7 +63,8 @@ pub fn run(
     let opts = exec.options(domains);
     let dir = crate::pipeline::execute::experiment_dir(&opts.out, &config.name);
     let missing = crate::pipeline::recorded::missing_in_shard(&plan, &dir, opts.force, exec.shard)?;
-    let progress = Progress::new(missing as u64, exec.quiet);
+    let observer = crate::util::observe::stderr(exec.quiet);
+    let progress = Progress::new(&*observer, missing as u64);
     if let Some(shard) = exec.shard {
         let done = run_shard(&config, &plan, &opts, shard, &progress)?;
         progress.finish();
@@ -143,7 +144,8 @@ pub fn tune(
     let spec = crate::tune::spec_of(&config, &plan, overrides)?;
     let opts = exec.options(domains);
     let to_evaluate = crate::tune::to_evaluate(&plan, &spec, &opts.out, opts.force)?;
-    let progress = Progress::new(to_evaluate, exec.quiet);
+    let observer = crate::util::observe::stderr(exec.quiet);
+    let progress = Progress::new(&*observer, to_evaluate);
     let t = crate::tune::tune(&config, &plan, &spec, &opts, &progress)?;
     progress.finish();
     let mut out = std::io::stdout().lock();
@@ -165,7 +167,7 @@ pub fn tune(
 pub fn merge(domains: &[Domain], dirs: &[PathBuf], partial: bool) -> anyhow::Result<()> {
     let runners = crate::domain::runners(domains);
     let mut out = std::io::stdout().lock();
-    for m in crate::pipeline::merge::merge(dirs, &runners, partial)? {
+    for m in crate::pipeline::merge::merge(dirs, &runners, partial, &super::host_name())? {
         let plan = crate::pipeline::plan::plan(&m.config, &runners)?;
         crate::present::outputs::check(&m.config, &plan)?;
         crate::present::outputs::write(&m.config, &plan, &m.results, &m.anytime, &m.dir)?;

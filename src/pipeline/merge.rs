@@ -156,7 +156,12 @@ struct Group {
 }
 
 /// Merges the experiment folders `dirs`; see the module doc.
-pub fn merge(dirs: &[PathBuf], runners: &[&Runner], partial: bool) -> anyhow::Result<Vec<Merged>> {
+pub fn merge(
+    dirs: &[PathBuf],
+    runners: &[&Runner],
+    partial: bool,
+    host: &str,
+) -> anyhow::Result<Vec<Merged>> {
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut seen: Vec<PathBuf> = Vec::new();
@@ -193,11 +198,16 @@ pub fn merge(dirs: &[PathBuf], runners: &[&Runner], partial: bool) -> anyhow::Re
     order
         .iter()
         .filter_map(|name| groups.get(name))
-        .map(|g| merge_group(g, runners, partial))
+        .map(|g| merge_group(g, runners, partial, host))
         .collect()
 }
 
-fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<Merged> {
+fn merge_group(
+    g: &Group,
+    runners: &[&Runner],
+    partial: bool,
+    host: &str,
+) -> anyhow::Result<Merged> {
     let started = Instant::now();
     let started_at = crate::util::timestamp::now_utc();
     let plan = crate::pipeline::plan::plan(&g.config, runners)?;
@@ -258,6 +268,7 @@ fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<
         dest,
         &Provenance {
             jobs: 0,
+            host,
             reused: plan.runs.len() - missing.len(),
             started_at: &started_at,
             journals: &journals,
