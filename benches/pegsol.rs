@@ -31,7 +31,12 @@ fn count_positions(c: &mut Criterion) {
     let p = levels::level(4).unwrap();
     g.bench_function("level4_first_12_jumps", |b| {
         b.iter(|| {
-            count::count_with(&p.shape, p.start, Some(12), |_| {})
+            let limits = count::Limits {
+                jumps: Some(12),
+                ..count::Limits::default()
+            };
+            count::count(&p.shape, p.start, limits)
+                .collect::<anyhow::Result<Vec<_>>>()
                 .map(|rows| rows.len())
                 .unwrap_or(0)
         })
@@ -45,7 +50,7 @@ fn strong(c: &mut Criterion) {
     for level in [4, 6] {
         let p = levels::level(level).unwrap();
         g.bench_function(format!("level{level}"), |b| {
-            b.iter(|| solver::solve(&p.shape, p.start, None))
+            b.iter(|| solver::solve(&p.shape, p.start, &Default::default()))
         });
     }
     g.finish();

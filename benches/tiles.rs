@@ -56,7 +56,7 @@ fn pdb_heuristic(set: InstanceSet, name: &str, cached_only: bool) -> Option<PdbH
         match pdb::load(&file, &goal, g) {
             Ok(t) => tables.push(t),
             Err(_) if cached_only => return None,
-            Err(_) => tables.push(pdb::build(&goal, g, &|_, _| {})),
+            Err(_) => tables.push(pdb::build(&goal, g, &searchlab::util::observe::Quiet)),
         }
     }
     Some(PdbHeuristic::max_of(&goal, name, &parts, tables, true))

@@ -20,12 +20,24 @@ pub struct Program {
 }
 
 /// What the command line read of the environment for a domain's program, once, so that
-/// no program reads the environment itself.
-#[derive(Debug, Clone, Default)]
+/// no program reads the environment itself, and how the program's long work reports
+/// itself.
 pub struct ProgramEnv {
     /// The domain's cache folder when its environment variable names one
     /// ([`crate::pipeline::runner::CacheSpec::env`]).
     pub cache: Option<std::path::PathBuf>,
+    /// The machine's name, for the manifests the program writes.
+    pub host: String,
+    /// The observer of the program's long work (a table built, runs done): the command
+    /// line's choice for stderr ([`crate::util::observe::stderr`]).
+    pub observer: Box<dyn crate::util::observe::Observer>,
+}
+
+impl ProgramEnv {
+    /// The observer of the program's long work.
+    pub fn observer(&self) -> &dyn crate::util::observe::Observer {
+        &*self.observer
+    }
 }
 
 /// A puzzle domain (see the module's doc).

@@ -30,7 +30,7 @@ pub const LAYERS: &[(&str, u32, &str)] = &[
     (
         "util",
         0,
-        "atomic writes, errors, input limits, seeded generators, the built-in configs and studies",
+        "atomic writes, errors, input limits, seeded generators, the observer of long work, the built-in configs and studies",
     ),
     ("search", 1, "generic BFS, DFS, A*, IDA* over small traits"),
     (

@@ -63,7 +63,8 @@ pub fn run(
     let opts = exec.options(domains);
     let dir = crate::pipeline::execute::experiment_dir(&opts.out, &config.name);
     let missing = crate::pipeline::recorded::missing_in_shard(&plan, &dir, opts.force, exec.shard)?;
-    let progress = Progress::new(missing as u64, exec.quiet);
+    let observer = crate::util::observe::stderr(exec.quiet);
+    let progress = Progress::new(&*observer, missing as u64);
     if let Some(shard) = exec.shard {
         let done = run_shard(&config, &plan, &opts, shard, &progress)?;
         progress.finish();
@@ -143,7 +144,8 @@ pub fn tune(
     let spec = crate::tune::spec_of(&config, &plan, overrides)?;
     let opts = exec.options(domains);
     let to_evaluate = crate::tune::to_evaluate(&plan, &spec, &opts.out, opts.force)?;
-    let progress = Progress::new(to_evaluate, exec.quiet);
+    let observer = crate::util::observe::stderr(exec.quiet);
+    let progress = Progress::new(&*observer, to_evaluate);
     let t = crate::tune::tune(&config, &plan, &spec, &opts, &progress)?;
     progress.finish();
     let mut out = std::io::stdout().lock();
@@ -168,7 +170,8 @@ pub fn merge(domains: &[Domain], dirs: &[PathBuf], partial: bool) -> anyhow::Res
         "the merge stops after the experiment it is writing; the journals are kept",
     );
     let mut out = std::io::stdout().lock();
-    let merged = crate::pipeline::merge::merge(dirs, &runners, partial, &cancel)?;
+    let merged =
+        crate::pipeline::merge::merge(dirs, &runners, partial, &super::host_name(), &cancel)?;
     for (i, m) in merged.iter().enumerate() {
         if cancel.is_cancelled() {
             return Err(crate::pipeline::merge::stopped(&merged[..i]));

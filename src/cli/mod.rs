@@ -132,8 +132,23 @@ impl ExecArgs {
             force: self.force,
             out: self.out.clone(),
             env,
+            host: host_name(),
         }
     }
+}
+
+/// The machine's name, for manifests (shards of one experiment run on many): `HOSTNAME`,
+/// else the kernel's. Read here only, and passed to what writes manifests.
+fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .or_else(|| {
+            std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .ok()
+                .map(|h| h.trim().to_string())
+        })
+        .unwrap_or_default()
 }
 
 /// A domain's cache folder when its environment variable names one (set and not
@@ -215,15 +230,12 @@ fn run_command(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result
     {
         let env = ProgramEnv {
             cache: d.runner.cache.and_then(cache_env),
+            host: host_name(),
+            observer: crate::util::observe::stderr(false),
         };
         return (d.program.run)(sub, &env);
     }
     let cli = Cli::from_arg_matches(matches)?;
-    if let Command::Run { exec, .. } | Command::Report { exec, .. } | Command::Tune { exec, .. } =
-        &cli.command
-    {
-        crate::util::notice::set_quiet(exec.quiet);
-    }
     let base = Path::new(".");
     match cli.command {
         Command::Run { config, exec, set } => experiment::run(domains, &config, &exec, &set),

@@ -26,7 +26,8 @@ pub fn run(
     let functions = crate::domain::functions(domains);
     let (studies, work) = crate::report::plan::plan_studies(base, &runners, &functions, names)?;
     let opts = exec.options(domains);
-    let progress = Progress::new(to_compute(&work, &opts, exec)?, exec.quiet);
+    let observer = crate::util::observe::stderr(exec.quiet);
+    let progress = Progress::new(&*observer, to_compute(&work, &opts, exec)?);
     if let Some(shard) = exec.shard {
         for w in work.iter().filter(|w| w.runs) {
             let done = run_shard(&w.config, &w.plan, &opts, shard, &progress)?;

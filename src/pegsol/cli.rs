@@ -12,6 +12,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use crate::pegsol::levels::{self, Puzzle};
 use crate::pegsol::render::{self, board_text, pegs_text};
 use crate::pegsol::{budgeted_dfs, count, play, solver};
+use crate::search::{Limits, Stop};
 
 /// Peg solitaire: the assignment's budgeted DFS, a stronger solver, play, and position counts.
 #[derive(Debug, Args)]
@@ -171,8 +172,9 @@ fn solve(a: &SolveArgs) -> anyhow::Result<()> {
             (r.solution, stats)
         }
         SolverName::Strong => {
-            let r = solver::solve_within(&p.shape, p.start, budget, a.memory_limit);
-            if r.out_of_memory {
+            let limits = Limits::expansions(budget).with_memory(a.memory_limit);
+            let r = solver::solve(&p.shape, p.start, &limits);
+            if r.stop == Stop::MemoryLimit {
                 crate::user_bail!(
                     "the strong solver stopped after expanding {} boards: its transposition table would pass the memory limit of {} (--memory-limit raises it, --budget stops earlier)",
                     r.expanded,
@@ -187,7 +189,7 @@ fn solve(a: &SolveArgs) -> anyhow::Result<()> {
                 r.expanded_per_second(),
                 r.elapsed,
             );
-            let proof = if r.proved_optimal {
+            let proof = if r.proved_optimal() {
                 format!(
                     "proved: no sequence of jumps leaves fewer than {}\n",
                     pegs_text(r.pegs_left)
@@ -253,8 +255,14 @@ fn count_cmd(a: &CountArgs) -> anyhow::Result<()> {
             "jumps", "positions", "up to symmetry"
         )?;
     }
-    let mut failed = None;
-    let rows = count::count_within(&p.shape, p.start, a.max_jumps, a.memory_limit, |r| {
+    let limits = count::Limits {
+        jumps: a.max_jumps,
+        memory: a.memory_limit,
+    };
+    // Each row is printed as soon as it is known; a failed write stops the count.
+    let mut rows = Vec::new();
+    for r in count::count(&p.shape, p.start, limits) {
+        let r = r?;
         let line = if a.csv {
             format!("{},{},{}", r.jumps, r.positions, r.positions_up_to_symmetry)
         } else {
@@ -263,14 +271,8 @@ fn count_cmd(a: &CountArgs) -> anyhow::Result<()> {
                 r.jumps, r.positions, r.positions_up_to_symmetry
             )
         };
-        if failed.is_none()
-            && let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush())
-        {
-            failed = Some(e);
-        }
-    })?;
-    if let Some(e) = failed {
-        return Err(e.into());
+        writeln!(out, "{line}").and_then(|_| out.flush())?;
+        rows.push(r);
     }
     if !a.csv {
         let total: u64 = rows.iter().map(|r| r.positions).sum();

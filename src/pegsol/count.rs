@@ -25,48 +25,115 @@ pub struct CountRow {
 /// hundred MB of keys) are added to the next layer, whose size is then checked.
 const BATCH: usize = 1 << 20;
 
-/// Counts the reachable positions per number of jumps, stopping after the last layer
-/// that is not empty.
-pub fn count(shape: &Shape, start: Board) -> anyhow::Result<Vec<CountRow>> {
-    count_with(shape, start, None, |_| {})
+/// Where a count stops early: after `jumps` jumps (none: after the last layer that is
+/// not empty), or with a user error before the layers it holds would pass `memory` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub jumps: Option<u32>,
+    pub memory: u64,
 }
 
-/// [`count`] up to `max_jumps` jumps (all when `None`), calling `progress` with each row
-/// as soon as it is known, within the default memory budget
-/// ([`crate::util::memory::DEFAULT_MEMORY_LIMIT`]; see [`count_within`]).
-pub fn count_with(
-    shape: &Shape,
-    start: Board,
-    max_jumps: Option<u32>,
-    progress: impl FnMut(&CountRow),
-) -> anyhow::Result<Vec<CountRow>> {
-    count_within(
-        shape,
-        start,
-        max_jumps,
-        crate::util::memory::DEFAULT_MEMORY_LIMIT,
-        progress,
-    )
+impl Default for Limits {
+    /// Every layer, within the default memory budget
+    /// ([`crate::util::memory::DEFAULT_MEMORY_LIMIT`]).
+    fn default() -> Self {
+        Limits {
+            jumps: None,
+            memory: crate::util::memory::DEFAULT_MEMORY_LIMIT,
+        }
+    }
 }
 
-/// [`count_with`] within a memory budget of `memory_limit` bytes: the keys of the
-/// current layer and of the next one being built are counted as it grows (checked after
-/// each batch of `BATCH` boards, and the next layer is deduplicated whenever it has
-/// doubled), and the count stops with a user error (the rows so far have been
-/// reported) before they would pass the budget.
-pub fn count_within(
-    shape: &Shape,
-    start: Board,
-    max_jumps: Option<u32>,
-    memory_limit: u64,
-    progress: impl FnMut(&CountRow),
-) -> anyhow::Result<Vec<CountRow>> {
+/// The reachable positions per number of jumps, each row as soon as it is known (so a
+/// caller can show it while the next layer is counted), within `limits`: the memory held
+/// (the keys of the current layer and of the next one being built) is counted as it
+/// grows (checked after each batch of `BATCH` boards, the next layer deduplicated
+/// whenever it has doubled), and the count ends with a user error, after the rows so
+/// far, before it would pass the budget.
+pub fn count<'a>(shape: &'a Shape, start: Board, limits: Limits) -> Rows<'a> {
     let packer = Packer::new(shape.holes());
-    let max = max_jumps.unwrap_or(u32::MAX);
     if packer.fits_u64 {
-        layers::<u64>(shape, start, &packer, max, memory_limit, progress)
+        Rows::Narrow(Layered::new(shape, start, packer, limits))
     } else {
-        layers::<u128>(shape, start, &packer, max, memory_limit, progress)
+        Rows::Wide(Layered::new(shape, start, packer, limits))
+    }
+}
+
+/// The rows of a count ([`count`]), with keys of 64 or 128 bits.
+pub enum Rows<'a> {
+    Narrow(Layered<'a, u64>),
+    Wide(Layered<'a, u128>),
+}
+
+impl Iterator for Rows<'_> {
+    type Item = anyhow::Result<CountRow>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Rows::Narrow(l) => l.next(),
+            Rows::Wide(l) => l.next(),
+        }
+    }
+}
+
+/// A count layer by layer: the layers' shared parts, the current layer and its number,
+/// and the error that ends it once its last row is out.
+pub struct Layered<'a, K> {
+    l: Layers<'a>,
+    layer: Vec<K>,
+    jumps: u32,
+    max_jumps: u32,
+    failed: Option<anyhow::Error>,
+}
+
+impl<'a, K: Key + Ord> Layered<'a, K> {
+    fn new(shape: &'a Shape, start: Board, packer: Packer, limits: Limits) -> Self {
+        // The symmetries fixing the start also fix the whole reachable set.
+        let fixing = shape.stabilizer(start);
+        let l = Layers {
+            shape,
+            same_group: fixing.len() == shape.symmetry_count(),
+            fixing,
+            memory_limit: limits.memory,
+            packer,
+        };
+        let layer = vec![K::from_mask(
+            shape.canonical_in(&l.fixing, start).0.0,
+            &l.packer,
+        )];
+        Layered {
+            l,
+            layer,
+            jumps: 0,
+            max_jumps: limits.jumps.unwrap_or(u32::MAX),
+            failed: None,
+        }
+    }
+}
+
+impl<K: Key + Ord> Iterator for Layered<'_, K> {
+    type Item = anyhow::Result<CountRow>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(e) = self.failed.take() {
+            return Some(Err(e));
+        }
+        if self.layer.is_empty() {
+            return None;
+        }
+        let jumps = self.jumps;
+        let row = self.l.row(jumps, &self.layer);
+        let next = match jumps >= self.max_jumps {
+            true => Ok(Vec::new()),
+            false => self.l.next(jumps, &self.layer),
+        };
+        // After a failed layer, its error comes after the row.
+        self.layer = next.unwrap_or_else(|e| {
+            self.failed = Some(e);
+            Vec::new()
+        });
+        self.jumps += 1;
+        Some(Ok(row))
     }
 }
 
@@ -74,7 +141,7 @@ pub fn count_within(
 /// symmetries fixing the start, and the memory limit.
 struct Layers<'a> {
     shape: &'a Shape,
-    packer: &'a Packer,
+    packer: Packer,
     fixing: Vec<usize>,
     same_group: bool,
     memory_limit: u64,
@@ -97,7 +164,7 @@ impl Layers<'_> {
         } else {
             let mut full: Vec<K> = layer
                 .par_iter()
-                .map(|&k| K::from_mask(shape.canonical(self.unpack(k)).0, self.packer))
+                .map(|&k| K::from_mask(shape.canonical(self.unpack(k)).0, &self.packer))
                 .collect();
             full.par_sort_unstable();
             full.dedup();
@@ -165,7 +232,7 @@ impl Layers<'_> {
                     let b = self.unpack(k);
                     self.shape.for_each_jump(b, |j| {
                         let child = self.shape.canonical_in(&self.fixing, b.apply(j)).0;
-                        out.push(K::from_mask(child.0, self.packer));
+                        out.push(K::from_mask(child.0, &self.packer));
                         true
                     });
                 }
@@ -177,48 +244,24 @@ impl Layers<'_> {
     }
 }
 
-fn layers<K: Key + Ord>(
-    shape: &Shape,
-    start: Board,
-    packer: &Packer,
-    max_jumps: u32,
-    memory_limit: u64,
-    mut progress: impl FnMut(&CountRow),
-) -> anyhow::Result<Vec<CountRow>> {
-    // The symmetries fixing the start also fix the whole reachable set.
-    let fixing = shape.stabilizer(start);
-    let l = Layers {
-        shape,
-        packer,
-        same_group: fixing.len() == shape.symmetry_count(),
-        fixing,
-        memory_limit,
-    };
-    let mut layer: Vec<K> = vec![K::from_mask(
-        shape.canonical_in(&l.fixing, start).0.0,
-        packer,
-    )];
-    let mut rows = Vec::new();
-    for jumps in 0.. {
-        if layer.is_empty() {
-            break;
-        }
-        let row = l.row(jumps, &layer);
-        progress(&row);
-        rows.push(row);
-        if jumps >= max_jumps {
-            break;
-        }
-        layer = l.next(jumps, &layer)?;
-    }
-    Ok(rows)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::pegsol::levels::{level, parse_board};
     use std::collections::HashSet;
+
+    /// Every row of a count, or its error.
+    fn all(shape: &Shape, start: Board, limits: Limits) -> anyhow::Result<Vec<CountRow>> {
+        count(shape, start, limits).collect()
+    }
+
+    /// At most `n` jumps.
+    fn jumps(n: u32) -> Limits {
+        Limits {
+            jumps: Some(n),
+            ..Limits::default()
+        }
+    }
 
     /// Plain breadth-first enumeration with a std set: the definition, without tricks.
     fn brute(shape: &Shape, start: Board, max_jumps: usize) -> Vec<(u64, u64)> {
@@ -245,7 +288,7 @@ mod tests {
             parse_board("ooo\no.o\nooo\n", "u").unwrap(),
         ];
         for p in boards {
-            let rows = count(&p.shape, p.start).unwrap();
+            let rows = all(&p.shape, p.start, Limits::default()).unwrap();
             let got: Vec<(u64, u64)> = rows
                 .iter()
                 .map(|r| (r.positions, r.positions_up_to_symmetry))
@@ -262,7 +305,7 @@ mod tests {
             text.push_str(if y == 4 { "oooo.oooo\n" } else { "ooooooooo\n" });
         }
         let p = parse_board(&text, "full").unwrap();
-        let rows = count_with(&p.shape, p.start, Some(3), |_| {}).unwrap();
+        let rows = all(&p.shape, p.start, jumps(3)).unwrap();
         let got: Vec<(u64, u64)> = rows
             .iter()
             .map(|r| (r.positions, r.positions_up_to_symmetry))
@@ -273,17 +316,22 @@ mod tests {
     #[test]
     fn a_count_past_its_memory_budget_stops_with_a_user_error() {
         let p = level(4).unwrap();
-        let mut rows = 0;
-        let err = count_within(&p.shape, p.start, None, 1 << 20, |_| rows += 1).unwrap_err();
+        let limits = Limits {
+            jumps: None,
+            memory: 1 << 20,
+        };
+        let mut out: Vec<anyhow::Result<CountRow>> = count(&p.shape, p.start, limits).collect();
+        // The rows within the budget, then the error, and nothing after it.
+        let err = out.pop().unwrap().unwrap_err();
         assert!(crate::util::error::is_user_error(&err));
         assert!(err.to_string().contains("memory limit of 1 MiB"), "{err}");
-        assert!(rows > 3);
+        assert!(out.len() > 3 && out.iter().all(|r| r.is_ok()));
     }
 
     #[test]
     fn english_board_matches_brute_force_for_eight_jumps() {
         let p = level(4).unwrap();
-        let rows = count_with(&p.shape, p.start, Some(8), |_| {}).unwrap();
+        let rows = all(&p.shape, p.start, jumps(8)).unwrap();
         let got: Vec<(u64, u64)> = rows
             .iter()
             .map(|r| (r.positions, r.positions_up_to_symmetry))

@@ -114,8 +114,9 @@ fn run_budgeted_dfs(params: &Params, _: Seeds, _: &RunContext) -> anyhow::Result
 fn run_strong(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOutput> {
     let p = levels::level(params.int("level")?)?;
     let budget = params.opt_int("budget")?.map(|b| b.max(1) as u64);
-    let r = solver::solve_within(&p.shape, p.start, budget, ctx.memory);
-    if r.out_of_memory {
+    let limits = crate::search::Limits::expansions(budget).with_memory(ctx.memory);
+    let r = solver::solve(&p.shape, p.start, &limits);
+    if r.stop == crate::search::Stop::MemoryLimit {
         crate::user_bail!(
             "the strong solver's transposition table would pass its memory budget of {} after {} expansions (give a budget to stop earlier)",
             crate::util::memory::bytes_text(ctx.memory),
@@ -129,7 +130,7 @@ fn run_strong(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<Run
         expanded: r.expanded,
         generated: r.generated,
         solved: r.pegs_left == 1,
-        proved_optimal: Some(r.proved_optimal),
+        proved_optimal: Some(r.proved_optimal()),
         time_seconds: r.elapsed.as_secs_f64(),
         expanded_per_second: r.expanded_per_second(),
     }))

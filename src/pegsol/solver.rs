@@ -20,6 +20,8 @@
 
 use std::time::Duration;
 
+use crate::search::{Limits, Stop};
+
 use super::board::{Board, CELLS, Jump, Shape, coords};
 use super::table::{Key, KeySet, Packer};
 
@@ -30,19 +32,24 @@ pub struct StrongResult {
     pub solution: Vec<Jump>,
     pub initial_pegs: u32,
     pub pegs_left: u32,
-    /// True when no board with fewer pegs is reachable (proved by exhaustive search).
-    pub proved_optimal: bool,
+    /// Why the search ended: [`Stop::Solved`] when no board with fewer pegs than
+    /// `pegs_left` is reachable (proved by exhaustive search), else the limit that came
+    /// first (the best board found so far is kept).
+    pub stop: Stop,
     /// Boards expanded (searched below) and jumps generated.
     pub expanded: u64,
     pub generated: u64,
     /// Boards kept in the transposition table at the end.
     pub table_entries: u64,
-    /// The search stopped because the transposition table would pass the memory budget.
-    pub out_of_memory: bool,
     pub elapsed: Duration,
 }
 
 impl StrongResult {
+    /// True when no board with fewer pegs is reachable (proved by exhaustive search).
+    pub fn proved_optimal(&self) -> bool {
+        self.stop == Stop::Solved
+    }
+
     pub fn expanded_per_second(&self) -> f64 {
         self.expanded as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
@@ -71,32 +78,20 @@ pub fn possible_last_holes(shape: &Shape, start: Board) -> Vec<u32> {
         .collect()
 }
 
-/// Runs the solver. `node_limit` caps expansions (then the result may not be optimal).
-pub fn solve(shape: &Shape, start: Board, node_limit: Option<u64>) -> StrongResult {
-    solve_within(
-        shape,
-        start,
-        node_limit,
-        crate::util::memory::DEFAULT_MEMORY_LIMIT,
-    )
-}
-
-/// [`solve`] whose transposition table stays within `memory_limit` bytes: the search
-/// stops (with `out_of_memory`, not proved) before a growth of the table would pass it.
-pub fn solve_within(
-    shape: &Shape,
-    start: Board,
-    node_limit: Option<u64>,
-    memory_limit: u64,
-) -> StrongResult {
+/// Runs the solver within `limits`: `limits.expansions` caps expansions and
+/// `limits.memory` the transposition table (the search stops before a growth of the
+/// table would pass it); either way the best board found is kept, not proved optimal.
+/// The solver looks at no stop request (`limits.cancel`).
+pub fn solve(shape: &Shape, start: Board, limits: &Limits) -> StrongResult {
     let packer = Packer::new(shape.holes());
+    let memory = limits.memory.unwrap_or(u64::MAX);
     if packer.fits_u64 {
-        let mut s = Search::<u64>::new(shape, start, &packer, node_limit);
-        s.memory_limit = memory_limit;
+        let mut s = Search::<u64>::new(shape, start, &packer, limits.expansions);
+        s.memory_limit = memory;
         s.run()
     } else {
-        let mut s = Search::<u128>::new(shape, start, &packer, node_limit);
-        s.memory_limit = memory_limit;
+        let mut s = Search::<u128>::new(shape, start, &packer, limits.expansions);
+        s.memory_limit = memory;
         s.run()
     }
 }
@@ -221,11 +216,14 @@ impl<'a, K: Key> Search<'a, K> {
             solution: self.best.1.clone(),
             initial_pegs: initial,
             pegs_left: self.best.0,
-            proved_optimal: proved,
+            stop: match (proved, self.out_of_memory) {
+                (true, _) => Stop::Solved,
+                (false, true) => Stop::MemoryLimit,
+                (false, false) => Stop::ExpansionLimit,
+            },
             expanded: self.expanded,
             generated: self.generated,
             table_entries: self.dead.len() as u64,
-            out_of_memory: self.out_of_memory,
             elapsed: t0.elapsed(),
         }
     }
@@ -353,8 +351,8 @@ mod tests {
         ];
         for p in boards {
             let want = brute_min(&p.shape, p.start, &mut HashMap::new());
-            let r = solve(&p.shape, p.start, None);
-            assert!(r.proved_optimal, "{}", p.name);
+            let r = solve(&p.shape, p.start, &Limits::default());
+            assert!(r.proved_optimal(), "{}", p.name);
             assert_eq!(r.pegs_left, want, "{}", p.name);
             let end = replay(&p.shape, p.start, &r.solution).expect("legal");
             assert_eq!(end.pegs(), want, "{}", p.name);
@@ -385,8 +383,8 @@ mod tests {
                 excluded_by_class += 1;
             }
             let want = brute_min(&p.shape, p.start, &mut HashMap::new());
-            let r = solve(&p.shape, p.start, None);
-            assert!(r.proved_optimal);
+            let r = solve(&p.shape, p.start, &Limits::default());
+            assert!(r.proved_optimal());
             assert_eq!(r.pegs_left, want, "board {i}:\n{text}");
             assert_eq!(
                 replay(&p.shape, p.start, &r.solution).map(|b| b.pegs()),
@@ -419,10 +417,30 @@ mod tests {
     #[test]
     fn solves_the_english_board_to_one_peg() {
         let p = level(4).unwrap();
-        let r = solve(&p.shape, p.start, Some(5_000_000));
+        let r = solve(&p.shape, p.start, &Limits::expansions(Some(5_000_000)));
         assert_eq!(
-            (r.pegs_left, r.proved_optimal, r.solution.len()),
+            (r.pegs_left, r.proved_optimal(), r.solution.len()),
             (1, true, 31)
         );
+    }
+
+    #[test]
+    fn the_solver_says_why_it_ended() {
+        // The English board: proved at one peg with room to spare; a budget of ten
+        // expansions, or a transposition table of a few bytes, ends it first.
+        let p = level(4).unwrap();
+        let cases = [
+            (Limits::default(), Stop::Solved),
+            (Limits::expansions(Some(10)), Stop::ExpansionLimit),
+            (Limits::default().with_memory(64), Stop::MemoryLimit),
+        ];
+        for (limits, want) in cases {
+            let r = solve(&p.shape, p.start, &limits);
+            assert_eq!(r.stop, want, "{limits:?}");
+            assert_eq!(r.proved_optimal(), want == Stop::Solved);
+            if want == Stop::ExpansionLimit {
+                assert_eq!(r.expanded, 10);
+            }
+        }
     }
 }

@@ -21,10 +21,11 @@ use crate::pipeline::plan::{Plan, Run};
 use crate::pipeline::progress::{Progress, Stage};
 use crate::pipeline::recorded::{Access, Recorded, create_dir, file_name, recorded_runs};
 use crate::pipeline::results::write_tables;
-use crate::pipeline::runner::{RunContext, RunObserver};
+use crate::pipeline::runner::RunContext;
 use crate::pipeline::shard::Shard;
 use crate::util::cancel::{Cancel, Interrupted, is_interrupted};
 use crate::util::memo::Memo;
+use crate::util::observe::{self, Observer, Task};
 use anyhow::Context;
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
@@ -76,16 +77,19 @@ pub struct Options {
     /// Experiments write to `<out>/<experiment>/`.
     pub out: PathBuf,
     pub env: RunEnv,
+    /// The machine's name, for manifests (read once by the command line).
+    pub host: String,
 }
 
 impl Options {
-    /// Every core, no `force`, the default environment.
-    pub fn new(out: &Path) -> Options {
+    /// Every core, no `force`, the default environment, on the machine `host`.
+    pub fn new(out: &Path, host: &str) -> Options {
         Options {
             jobs: 0,
             force: false,
             out: out.to_path_buf(),
             env: RunEnv::default(),
+            host: host.to_string(),
         }
     }
 }
@@ -181,7 +185,7 @@ pub fn run_experiment(
             &journal_path,
             &mut done,
             &mut stage,
-            |done| write_tables(plan, done, &dir).map(|_| ()),
+            Some(&dir),
         )?;
     }
     stage.finish();
@@ -192,6 +196,7 @@ pub fn run_experiment(
         &dir,
         &Provenance {
             jobs: opts.jobs,
+            host: &opts.host,
             reused,
             started_at: &started_at,
             journals: &journals,
@@ -223,6 +228,8 @@ fn journal_names(journals: &[PathBuf], dir: &Path) -> Vec<String> {
 /// Where an experiment's tables came from, for its manifest.
 pub struct Provenance<'a> {
     pub jobs: usize,
+    /// The machine's name.
+    pub host: &'a str,
     /// Runs taken from journals rather than computed now.
     pub reused: usize,
     pub started_at: &'a str,
@@ -244,6 +251,7 @@ pub fn write_outputs(
         config,
         plan,
         provenance.jobs,
+        provenance.host,
         provenance.started_at,
         Work::Run {
             runs: plan.runs.len(),
@@ -302,6 +310,7 @@ pub fn run_shard(
         config,
         plan,
         opts.jobs,
+        &opts.host,
         &started_at,
         Work::Shard {
             shard: shard.to_string(),
@@ -314,15 +323,7 @@ pub fn run_shard(
     let name = format!("{} {shard}", plan.experiment);
     let mut stage = progress.experiment(&name, runs as u64, (runs - computed) as u64);
     if !todo.is_empty() {
-        compute(
-            plan,
-            todo,
-            opts,
-            &journal_path,
-            &mut done,
-            &mut stage,
-            |_| Ok(()),
-        )?;
+        compute(plan, todo, opts, &journal_path, &mut done, &mut stage, None)?;
     }
     stage.finish();
     manifest.finished().write(&shard.manifest(&dir))?;
@@ -343,16 +344,21 @@ pub fn run_shard(
     })
 }
 
-/// What a run reports: notes go above the progress bars, checkpoints to the log.
-struct Observer<'a> {
-    progress: &'a Progress,
+/// What a run reports: notes and tasks go to the command's observer (above the progress
+/// bars), checkpoints to the log.
+struct RunObserver<'a, 'o> {
+    progress: &'a Progress<'o>,
     checkpoints: &'a CheckpointLog,
     key: &'a str,
 }
 
-impl RunObserver for Observer<'_> {
+impl Observer for RunObserver<'_, '_> {
     fn note(&self, text: &str) {
         self.progress.note(text);
+    }
+
+    fn task(&self, work: &observe::Work) -> Task<'_> {
+        self.progress.observer().task(work)
     }
 
     fn checkpoint(&self, state: &serde_json::Value) {
@@ -390,20 +396,20 @@ where
 }
 
 /// What every run of one [`compute`] is given: the parts of its run context.
-struct Worker<'a> {
+struct Worker<'a, 'o> {
     plan: &'a Plan<'a>,
     cache: Option<&'a Path>,
     memory: u64,
     env: &'a RunEnv,
-    progress: &'a Progress,
+    progress: &'a Progress<'o>,
     checkpoints: &'a CheckpointLog,
     threads: usize,
 }
 
-impl Worker<'_> {
+impl Worker<'_, '_> {
     /// Runs `run` on the worker's threads, with its context.
     fn run(&self, run: &Run) -> anyhow::Result<RunRecord> {
-        let observer = Observer {
+        let observer = RunObserver {
             progress: self.progress,
             checkpoints: self.checkpoints,
             key: &run.key,
@@ -443,8 +449,9 @@ impl Worker<'_> {
 /// Computes `todo` (runs of `plan`, or runs made like them: a tuning's) in parallel on
 /// the options' threads (each run on the plan's threads per run), each with its run
 /// context, appending each finished run to the journal at `journal_path` (and to `done`)
-/// as it finishes, and calling `checkpoint` with every finished run every few seconds
-/// (after syncing the journal).
+/// as it finishes. With `tables`, the tables of every finished run are written to that
+/// folder every few seconds (after syncing the journal) and when a stop request ends
+/// the runs (a shard's and a tuning's runs write none).
 pub fn compute(
     plan: &Plan,
     todo: Vec<&Run>,
@@ -452,8 +459,12 @@ pub fn compute(
     journal_path: &Path,
     done: &mut HashMap<String, RunRecord>,
     stage: &mut Stage,
-    mut checkpoint: impl FnMut(&HashMap<String, RunRecord>) -> anyhow::Result<()>,
+    tables: Option<&Path>,
 ) -> anyhow::Result<()> {
+    let write = |done: &HashMap<String, RunRecord>| match tables {
+        Some(dir) => write_tables(plan, done, dir).map(|_| ()),
+        None => Ok(()),
+    };
     // A `--force` run's records replace the old ones, which stay until then.
     let mut journal = Journal::open(journal_path)?.replacing(opts.force);
     let checkpoints = CheckpointLog::open(&CheckpointLog::path_for(journal_path))?;
@@ -523,7 +534,7 @@ pub fn compute(
             stage.inc();
             if last_flush.elapsed() >= FLUSH_EVERY {
                 journal.flush()?;
-                checkpoint(done)?;
+                write(done)?;
                 last_flush = Instant::now();
             }
         }
@@ -536,7 +547,7 @@ pub fn compute(
         if !env.cancel.is_cancelled() {
             return Ok(());
         }
-        checkpoint(done)?;
+        write(done)?;
         Err(Interrupted(format!(
             "{finished} of the {} runs of {} to compute finished and are kept in {}; the same command computes the rest",
             todo.len(),

@@ -82,8 +82,16 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// A manifest of work on `plan` of `config`, started at `started_at`, not finished.
-    pub fn new(config: &Config, plan: &Plan, jobs: usize, started_at: &str, work: Work) -> Self {
+    /// A manifest of work on `plan` of `config` with `jobs` threads on the machine
+    /// `host`, started at `started_at`, not finished.
+    pub fn new(
+        config: &Config,
+        plan: &Plan,
+        jobs: usize,
+        host: &str,
+        started_at: &str,
+        work: Work,
+    ) -> Self {
         Manifest {
             experiment: plan.experiment.clone(),
             description: config.description.clone(),
@@ -103,7 +111,7 @@ impl Manifest {
             replicates: config.replicates,
             base_seed: config.base_seed,
             jobs,
-            host: host_name(),
+            host: host.to_string(),
             code_version: CodeVersion::current(),
             started_at: started_at.to_string(),
             finished_at: None,
@@ -134,17 +142,4 @@ impl Manifest {
             )
         })
     }
-}
-
-/// The machine's name, for manifests (shards of one experiment run on many).
-fn host_name() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .filter(|h| !h.is_empty())
-        .or_else(|| {
-            std::fs::read_to_string("/proc/sys/kernel/hostname")
-                .ok()
-                .map(|h| h.trim().to_string())
-        })
-        .unwrap_or_default()
 }

@@ -162,6 +162,7 @@ pub fn merge(
     dirs: &[PathBuf],
     runners: &[&Runner],
     partial: bool,
+    host: &str,
     cancel: &crate::util::cancel::Cancel,
 ) -> anyhow::Result<Vec<Merged>> {
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
@@ -202,7 +203,7 @@ pub fn merge(
         if cancel.is_cancelled() {
             return Err(stopped(&merged));
         }
-        merged.push(merge_group(g, runners, partial)?);
+        merged.push(merge_group(g, runners, partial, host)?);
     }
     Ok(merged)
 }
@@ -220,7 +221,12 @@ pub fn stopped(merged: &[Merged]) -> anyhow::Error {
     .into()
 }
 
-fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<Merged> {
+fn merge_group(
+    g: &Group,
+    runners: &[&Runner],
+    partial: bool,
+    host: &str,
+) -> anyhow::Result<Merged> {
     let started = Instant::now();
     let started_at = crate::util::timestamp::now_utc();
     let plan = crate::pipeline::plan::plan(&g.config, runners)?;
@@ -282,6 +288,7 @@ fn merge_group(g: &Group, runners: &[&Runner], partial: bool) -> anyhow::Result<
         dest,
         &Provenance {
             jobs: 0,
+            host,
             reused: plan.runs.len() - missing.len(),
             started_at: &started_at,
             journals: &journals,

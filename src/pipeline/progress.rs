@@ -1,221 +1,123 @@
-//! Progress of long work on stderr: indicatif bars (overall with ETA, and one per
-//! experiment) on a terminal; plain, occasional lines otherwise, so logs stay readable.
+//! The progress of a command's runs, shown by the command's observer
+//! ([`crate::util::observe`]): a task of all the runs to compute, with a part per
+//! experiment (its runs, those reused counted as done). On a terminal that is a bar of
+//! all the runs with an ETA and one per experiment; otherwise plain, occasional lines,
+//! so that logs stay readable.
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use crate::util::observe::{Observer, Task, Work};
 
-/// How often plain progress lines are printed at most.
-const PLAIN_INTERVAL: Duration = Duration::from_secs(5);
-
-/// Progress over all the runs of a command.
-pub struct Progress {
-    bars: Option<(MultiProgress, ProgressBar)>,
-    state: Mutex<Plain>,
-    quiet: bool,
-    /// Whether notes (a table being built) are shown.
-    notes: bool,
+/// Progress over all the runs of a command, and the observer their notes go to.
+pub struct Progress<'o> {
+    observer: &'o dyn Observer,
+    all: Task<'o>,
 }
 
-struct Plain {
-    done: u64,
-    /// The runs to compute: an upper bound while a stage may stop early (a race).
-    total: u64,
-    last: Instant,
-    started: Instant,
-}
-
-impl Progress {
-    /// Bars when stderr is a terminal, plain lines otherwise; `quiet` prints nothing.
-    pub fn new(total: u64, quiet: bool) -> Progress {
-        let bars = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
-            let overall = multi.add(ProgressBar::new(total));
-            overall.set_style(
-                ProgressStyle::with_template("{prefix:>14} [{bar:40.cyan/blue}] {pos}/{len} runs  {elapsed_precise} ETA {eta}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar())
-                    .progress_chars("=> "),
-            );
-            overall.set_prefix("all");
-            (multi, overall)
-        });
-        let now = Instant::now();
+impl<'o> Progress<'o> {
+    /// Progress of `total` runs to compute (runs reused aside; an upper bound while a
+    /// stage may stop early, as a race does), shown by `observer`.
+    pub fn new(observer: &'o dyn Observer, total: u64) -> Progress<'o> {
         Progress {
-            bars,
-            state: Mutex::new(Plain {
-                done: 0,
-                total,
-                last: now,
-                started: now,
-            }),
-            quiet,
-            notes: !quiet,
+            observer,
+            all: observer.task(&Work::new("all", "runs", Some(total))),
         }
     }
 
-    /// Shows notes (or not) whatever the progress display: a quiet progress of runs
-    /// may still say that a table is being built.
-    pub fn with_notes(mut self, notes: bool) -> Progress {
-        self.notes = notes;
-        self
+    /// Progress whose runs are not shown: only the runs' notes and their own tasks (a
+    /// table being built) are (`tiles batch`, whose table of runs is its output).
+    pub fn hidden(observer: &'o dyn Observer) -> Progress<'o> {
+        Progress {
+            observer,
+            all: Task::quiet(),
+        }
     }
 
-    /// A bar for one experiment of `runs` runs, `reused` of them already done.
-    pub fn experiment(&self, name: &str, runs: u64, reused: u64) -> Stage<'_> {
-        let bar = self.bars.as_ref().map(|(multi, _)| {
-            let bar = multi.insert_from_back(1, ProgressBar::new(runs));
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix:>14} [{bar:40.green/white}] {pos}/{len} runs  {elapsed}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
-            );
-            bar.set_prefix(truncate(name, 14));
-            bar.set_position(reused);
-            bar
-        });
-        // The overall count is of runs to compute (its total excludes reused runs).
-        self.advance(0, name, reused, runs, true);
+    /// The observer the runs report to.
+    pub fn observer(&self) -> &'o dyn Observer {
+        self.observer
+    }
+
+    /// The progress of one experiment of `runs` runs, `reused` of them already done.
+    pub fn experiment(&self, name: &str, runs: u64, reused: u64) -> Stage<'_, 'o> {
         Stage {
             progress: self,
-            bar,
-            name: name.to_string(),
-            runs,
-            done: reused,
+            task: self
+                .all
+                .part(&Work::new(name, "runs", Some(runs)).done(reused)),
         }
     }
 
-    fn advance(&self, n: u64, name: &str, done: u64, runs: u64, force: bool) {
-        if let Some((_, overall)) = &self.bars {
-            overall.inc(n);
-            return;
-        }
-        let Ok(mut s) = self.state.lock() else { return };
-        s.done += n;
-        if self.quiet || (!force && s.last.elapsed() < PLAIN_INTERVAL && done != runs) {
-            return;
-        }
-        s.last = Instant::now();
-        let pct = |a: u64, b: u64| {
-            if b == 0 {
-                100.0
-            } else {
-                100.0 * a as f64 / b as f64
-            }
-        };
-        eprintln!(
-            "searchlab: {name}: {done}/{runs} runs ({:.0}%); all: {}/{} ({:.0}%), {:.1}s elapsed",
-            pct(done, runs),
-            s.done,
-            s.total,
-            pct(s.done, s.total),
-            s.started.elapsed().as_secs_f64()
-        );
-    }
-
-    /// A message above the bars (or a plain line).
+    /// A message for the user (above the bars, or a plain line).
     pub fn note(&self, message: &str) {
-        match &self.bars {
-            Some((multi, _)) => {
-                let _ = multi.println(message);
-            }
-            None if self.notes => eprintln!("searchlab: {message}"),
-            None => {}
-        }
+        self.observer.note(message);
     }
 
-    pub fn finish(&self) {
-        if let Some((_, overall)) = &self.bars {
-            overall.finish();
-        }
-    }
-
-    /// Takes `n` runs that will not be computed off the total.
-    fn shrink(&self, n: u64) {
-        if let Ok(mut s) = self.state.lock() {
-            s.total = s.total.saturating_sub(n);
-        }
-        if let Some((_, overall)) = &self.bars {
-            overall.set_length(overall.length().unwrap_or(0).saturating_sub(n));
-        }
-    }
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n - 1).collect::<String>())
-    }
+    /// Ends the progress of all the runs.
+    pub fn finish(self) {}
 }
 
 /// Progress of one experiment.
-pub struct Stage<'a> {
-    progress: &'a Progress,
-    bar: Option<ProgressBar>,
-    name: String,
-    runs: u64,
-    done: u64,
+pub struct Stage<'a, 'o> {
+    progress: &'a Progress<'o>,
+    task: Task<'a>,
 }
 
-impl<'a> Stage<'a> {
+impl<'a, 'o> Stage<'a, 'o> {
     /// The progress this stage belongs to (for notes above the bars).
-    pub fn progress(&self) -> &'a Progress {
+    pub fn progress(&self) -> &'a Progress<'o> {
         self.progress
     }
 
+    /// One run more done.
     pub fn inc(&mut self) {
-        self.done += 1;
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
-        }
-        self.progress
-            .advance(1, &self.name, self.done, self.runs, false);
+        self.task.advance(1, "");
     }
 
     /// Ends the stage. One that needed fewer runs than it announced (a race that
     /// stopped early) takes the rest off the overall total, so that both end complete.
-    pub fn finish(self) {
-        let unused = self.runs.saturating_sub(self.done);
-        if let Some(bar) = &self.bar {
-            bar.set_length(self.done);
-            bar.finish();
-        }
-        if unused > 0 {
-            self.progress.shrink(unused);
-            self.progress
-                .advance(0, &self.name, self.done, self.done, true);
-        }
-    }
+    pub fn finish(self) {}
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::util::observe::{Event, Recorder};
 
     #[test]
-    fn reused_runs_do_not_count_toward_the_overall_total() {
-        let p = Progress::new(2, true);
-        let mut stage = p.experiment("x", 5, 3);
-        stage.inc();
-        stage.inc();
-        stage.finish();
-        assert_eq!(p.state.lock().unwrap().done, 2);
-    }
-
-    #[test]
-    fn a_stage_that_stops_early_takes_its_rest_off_the_total() {
-        // A race announced 10 runs (1 reused) and needed 3 more: the total of 9 to
-        // compute becomes 3, all done, and the next stage counts on from there.
-        let p = Progress::new(9 + 2, true);
-        let mut race = p.experiment("race", 10, 1);
-        for _ in 0..3 {
-            race.inc();
+    fn an_experiment_is_a_part_of_all_the_runs_and_hidden_progress_shows_none() {
+        let r = Recorder::default();
+        {
+            let p = Progress::new(&r, 2);
+            let mut stage = p.experiment("x", 5, 3);
+            stage.inc();
+            p.note("a table is built");
         }
-        race.finish();
-        let s = p.state.lock().unwrap();
-        assert_eq!((s.done, s.total), (3, 3 + 2));
+        let begin = |name: &str, total, done| Event::Begin {
+            name: name.into(),
+            unit: "runs".into(),
+            total: Some(total),
+            done,
+        };
+        let advance = Event::Advance {
+            parts: 1,
+            status: String::new(),
+        };
+        assert_eq!(
+            r.events(),
+            vec![
+                begin("all", 2, 0),
+                begin("x", 5, 3),
+                advance,
+                Event::Note("a table is built".into()),
+                Event::Finish,
+                Event::Finish
+            ]
+        );
+        let r = Recorder::default();
+        {
+            let p = Progress::hidden(&r);
+            p.experiment("x", 5, 3).inc();
+            p.note("shown");
+        }
+        assert_eq!(r.events(), vec![Event::Note("shown".into())]);
     }
 }

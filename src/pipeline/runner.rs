@@ -12,6 +12,7 @@ use crate::pipeline::metrics::{Metrics, MetricsSpec};
 use crate::pipeline::params::{ParamSpec, Params, Value};
 use crate::util::cancel::Cancel;
 use crate::util::memo::Memo;
+use crate::util::observe::{Observer, Quiet};
 use std::path::Path;
 
 /// The two seeds of a run. The instance seed draws the problem instance (a starting
@@ -24,23 +25,6 @@ pub struct Seeds {
     pub instance: u64,
 }
 
-/// Receives what a run reports while it goes on.
-pub trait RunObserver: Sync {
-    /// A progress note (a table being built); shown as a plain line unless quiet.
-    fn note(&self, text: &str);
-    /// A checkpoint of a long run's state (an IDA* iteration finished): kept, so that a
-    /// run that is killed resumes from its last checkpoint ([`RunContext::resume`]).
-    fn checkpoint(&self, state: &serde_json::Value);
-}
-
-/// An observer that drops everything: for runs outside the pipeline (tests, programs).
-pub struct Silent;
-
-impl RunObserver for Silent {
-    fn note(&self, _: &str) {}
-    fn checkpoint(&self, _: &serde_json::Value) {}
-}
-
 /// What a run may use besides its parameters and seeds.
 pub struct RunContext<'a> {
     /// The folder the domain keeps tables in between runs and processes (pattern
@@ -50,7 +34,10 @@ pub struct RunContext<'a> {
     pub memory: u64,
     /// Set when the run should stop early; long runs poll it.
     pub cancel: &'a Cancel,
-    pub observer: &'a dyn RunObserver,
+    /// Where the run reports its notes, the progress of its own long steps (a table
+    /// being built) and its checkpoints: the pipeline keeps a run's checkpoints, so that
+    /// a run that is killed resumes from its last ([`RunContext::resume`]).
+    pub observer: &'a dyn Observer,
     /// Values the runs of one process share (tables loaded once).
     pub memo: &'a Memo,
     /// The last checkpoint this run recorded before it was interrupted, if any.
@@ -77,7 +64,7 @@ pub fn with_default_context<T>(cache: Option<&Path>, f: impl FnOnce(&RunContext)
         cache,
         memory: crate::util::memory::DEFAULT_MEMORY_LIMIT,
         cancel: &cancel,
-        observer: &Silent,
+        observer: &Quiet,
         memo: &memo,
         resume: None,
         threads: 1,

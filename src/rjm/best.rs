@@ -10,6 +10,7 @@
 use crate::rjm::evaluate::objective;
 use crate::rjm::runner::{maze_code, parse_maze_code};
 use crate::rjm::{Maze, UNREACHABLE};
+use crate::util::observe::{Observer, Work};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -201,17 +202,15 @@ impl Method {
     }
 
     /// Runs every run on `jobs` threads (the same result whatever their number) and
-    /// returns the longest maze's record (ties: the lowest run). `on_run`, if given, is
-    /// called as each run ends with the longest path found so far (0: none yet).
-    pub fn search(
-        &self,
-        jobs: usize,
-        on_run: Option<&(dyn Fn(i64) + Sync)>,
-    ) -> anyhow::Result<Option<Record>> {
+    /// returns the longest maze's record (ties: the lowest run). The runs are a task of
+    /// `observer`, advanced as each run ends with the longest path found so far as its
+    /// status (0: none yet).
+    pub fn search(&self, jobs: usize, observer: &dyn Observer) -> anyhow::Result<Option<Record>> {
         use rayon::prelude::*;
         use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
         let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
         let longest = AtomicI64::new(0);
+        let runs = observer.task(&Work::new("", "runs", Some(self.runs)));
         let found: Vec<Option<Record>> = pool.install(|| {
             (0..self.runs)
                 .into_par_iter()
@@ -220,13 +219,12 @@ impl Method {
                     let r = record(&self.run(seed), self.describe(), seed, self.iterations);
                     let length = r.as_ref().map_or(0, |r| r.length);
                     let so_far = longest.fetch_max(length, Relaxed).max(length);
-                    if let Some(tell) = on_run {
-                        tell(so_far);
-                    }
+                    runs.advance(1, &format!("longest so far: {so_far} moves"));
                     r
                 })
                 .collect()
         });
+        runs.finish();
         let mut best: Option<Record> = None;
         for r in found.into_iter().flatten() {
             if best.as_ref().is_none_or(|b| r.length > b.length) {
@@ -307,13 +305,22 @@ mod tests {
             t_end: 0.2,
             seed: 9,
         };
-        let a = m.search(1, None).unwrap().unwrap();
+        let a = m.search(1, &crate::util::observe::Quiet).unwrap().unwrap();
         // Told of each run as it ends with the longest so far (on three threads, in any
         // order), the longest of all the best run's.
-        let told = std::sync::Mutex::new(Vec::new());
-        let tell = |longest: i64| told.lock().unwrap().push(longest);
-        assert_eq!(Some(a.clone()), m.search(3, Some(&tell)).unwrap());
-        let told = told.into_inner().unwrap();
+        let observer = crate::util::observe::Recorder::default();
+        assert_eq!(Some(a.clone()), m.search(3, &observer).unwrap());
+        let told: Vec<i64> = observer
+            .statuses()
+            .iter()
+            .map(|s| {
+                s.strip_prefix("longest so far: ")
+                    .and_then(|s| s.strip_suffix(" moves"))
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            })
+            .collect();
         assert_eq!(told.len(), 3);
         assert!(told.iter().all(|&l| l > 0), "{told:?}");
         assert_eq!(told.iter().max(), Some(&a.length));

@@ -4,6 +4,7 @@
 use crate::local_search::{Acceptance, Schedule, Settings};
 use crate::rjm::text::{format_evaluation, format_maze, parse_maze};
 use crate::rjm::{Maze, exact, landscape::optimize, runner};
+use crate::util::observe::{Observer, Work};
 use crate::util::prompt::value_or_ask;
 use crate::util::rng::{fresh_seed, rng_from_seed};
 use clap::{Args, Subcommand};
@@ -210,20 +211,24 @@ pub fn command() -> clap::Command {
 }
 
 /// Runs the subcommand from its parsed arguments.
-pub fn run_matches(m: &clap::ArgMatches, _: &crate::domain::ProgramEnv) -> anyhow::Result<()> {
-    run(<RjmArgs as clap::FromArgMatches>::from_arg_matches(m)?)
+pub fn run_matches(m: &clap::ArgMatches, env: &crate::domain::ProgramEnv) -> anyhow::Result<()> {
+    run(
+        <RjmArgs as clap::FromArgMatches>::from_arg_matches(m)?,
+        env.observer(),
+    )
 }
 
-pub fn run(args: RjmArgs) -> anyhow::Result<()> {
+/// Runs the subcommand; its long work (`best`, `exact`) reports to `observer`.
+pub fn run(args: RjmArgs, observer: &dyn Observer) -> anyhow::Result<()> {
     let out = match args.command {
-        RjmCommand::Best(a) => best(&a)?,
+        RjmCommand::Best(a) => best(&a, observer)?,
         RjmCommand::Generate(common) => {
             let size = value_or_ask(common.size, "Rook Jumping Maze size (5-10)? ", maze_size)?;
             let mut rng = rng_from_seed(seed(&common));
             format_maze(&Maze::random(size, &mut rng))
         }
         RjmCommand::Evaluate { common, maze } => evaluate(&common, maze.as_deref())?,
-        RjmCommand::Exact { size, seconds } => exact(size, seconds)?,
+        RjmCommand::Exact { size, seconds } => exact(size, seconds, observer)?,
         RjmCommand::Descend { common, iterations } => {
             let iterations = value_or_ask(iterations, "Iterations? ", iterations_arg)?;
             search(
@@ -294,7 +299,7 @@ fn seed(common: &Common) -> u64 {
 
 /// Parts 3–6: a random start, the search, and the best maze in the part-2 format.
 /// `rjm best`: anneals one size with a budget and offers the longest maze to the store.
-fn best(a: &BestArgs) -> anyhow::Result<String> {
+fn best(a: &BestArgs, observer: &dyn Observer) -> anyhow::Result<String> {
     let (size, runs) = (a.size, a.runs);
     let iterations = a.budget / runs;
     if iterations == 0 || iterations > 1_000_000_000 {
@@ -323,10 +328,7 @@ fn best(a: &BestArgs) -> anyhow::Result<String> {
         .into_iter()
         .find(|r| r.size == size);
     let started = std::time::Instant::now();
-    let meter = crate::util::meter::Meter::new("runs", runs);
-    let tell = |longest: i64| meter.advance(&format!("longest so far: {longest} moves"));
-    let found = method.search(jobs, Some(&tell))?;
-    meter.finish();
+    let found = method.search(jobs, observer)?;
     let seconds = started.elapsed().as_secs_f64();
     let Some(found) = found else {
         crate::user_bail!("no run reached the goal in {seconds:.1} s (try a larger --budget)");
@@ -349,22 +351,27 @@ fn best(a: &BestArgs) -> anyhow::Result<String> {
 }
 
 /// `rjm exact`: the exhaustive search, pruned from the best stored maze of the size.
-fn exact(size: usize, seconds: Option<f64>) -> anyhow::Result<String> {
+fn exact(size: usize, seconds: Option<f64>, observer: &dyn Observer) -> anyhow::Result<String> {
     let known = crate::rjm::best::built_in()?
         .into_iter()
         .find(|r| r.size == size)
         .map(|r| r.length as u32);
     let started = std::time::Instant::now();
     let stop = crate::util::cancel::on_interrupt("the search ends and prints what it proved");
-    let meter = crate::util::meter::Meter::new("subtrees", exact::subtrees(size) as u64);
-    let tell = |best: u32| meter.advance(&format!("longest known: {best} moves"));
+    let subtrees = observer.task(&Work::new(
+        "",
+        "subtrees",
+        Some(exact::subtrees(size) as u64),
+    ));
+    // `exact` (rewritten elsewhere) still tells of each subtree through a callback.
+    let tell = |best: u32| subtrees.advance(1, &format!("longest known: {best} moves"));
     let watch = exact::Watch {
         seconds,
         stop: Some(&stop),
         on_subtree: Some(&tell),
     };
     let mut e = exact::solve_watched(size, known.unwrap_or(0), &watch);
-    meter.finish();
+    subtrees.finish();
     let seconds = started.elapsed().as_secs_f64();
     if let Some(k) = known.filter(|&k| k > e.longest) {
         // Stopped before meeting a maze as long as the stored one, which exists.

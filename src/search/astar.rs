@@ -10,53 +10,10 @@
 //! when popped. **Queue length** (`max_frontier`) is the heap's length, stale entries
 //! included, measured after the children of each expansion have been pushed.
 
-use super::{SearchResult, Stats, trace};
+use super::{Limits, SearchResult, Stats, Stop, trace};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::Hash;
-
-/// A* from `start` until `success`. `successors` yields `(child, step cost)`;
-/// `heuristic` must be admissible for the result to be optimal (and consistent for
-/// every state to be expanded at most once). Gives up after `expand_limit` expansions.
-///
-/// ```
-/// use searchlab::search::astar;
-/// // A 5×5 grid without walls, unit steps, Manhattan distance to (4, 4).
-/// let succ = |&(x, y): &(i32, i32)| {
-///     [(1, 0), (-1, 0), (0, 1), (0, -1)]
-///         .into_iter()
-///         .map(move |(dx, dy)| (x + dx, y + dy))
-///         .filter(|&(a, b)| (0..5).contains(&a) && (0..5).contains(&b))
-///         .map(|s| (s, 1))
-/// };
-/// let h = |&(x, y): &(i32, i32)| (8 - x - y) as u32;
-/// let r = astar(&(0, 0), succ, h, |&s| s == (4, 4), None);
-/// assert_eq!(r.cost, 8);
-/// assert_eq!(r.path.unwrap().len(), 9);
-/// ```
-pub fn astar<N, FN, IN, FH, FS>(
-    start: &N,
-    successors: FN,
-    heuristic: FH,
-    success: FS,
-    expand_limit: Option<u64>,
-) -> SearchResult<N>
-where
-    N: Eq + Hash + Ord + Clone,
-    FN: FnMut(&N) -> IN,
-    IN: IntoIterator<Item = (N, u32)>,
-    FH: FnMut(&N) -> u32,
-    FS: FnMut(&N) -> bool,
-{
-    astar_within(
-        start,
-        successors,
-        heuristic,
-        success,
-        expand_limit,
-        u64::MAX,
-    )
-}
 
 /// The estimated bytes A* holds per stored node (node, closed flag, best-g entry, each
 /// with a growing container's slack) and per heap entry.
@@ -67,15 +24,36 @@ pub fn astar_bytes<N>() -> (u64, u64) {
     (2 * node + (2 * best * 8).div_ceil(7), 2 * heap)
 }
 
-/// [`astar`] that also stops (with `stats.out_of_memory` and `limit_reached`) before its
-/// stores would pass `memory_limit` bytes (see [`astar_bytes`]).
-pub fn astar_within<N, FN, IN, FH, FS>(
+/// A* from `start` until `success`. `successors` yields `(child, step cost)`;
+/// `heuristic` must be admissible for the result to be optimal (and consistent for
+/// every state to be expanded at most once). Gives up at its `limits`: after
+/// `limits.expansions` expansions, before its stores would pass `limits.memory` bytes
+/// (see [`astar_bytes`]), or at a stop request.
+///
+/// ```
+/// use searchlab::search::{astar, Limits, Stop};
+/// // A 5×5 grid without walls, unit steps, Manhattan distance to (4, 4).
+/// let succ = |&(x, y): &(i32, i32)| {
+///     [(1, 0), (-1, 0), (0, 1), (0, -1)]
+///         .into_iter()
+///         .map(move |(dx, dy)| (x + dx, y + dy))
+///         .filter(|&(a, b)| (0..5).contains(&a) && (0..5).contains(&b))
+///         .map(|s| (s, 1))
+/// };
+/// let h = |&(x, y): &(i32, i32)| (8 - x - y) as u32;
+/// let r = astar(&(0, 0), succ, h, |&s| s == (4, 4), &Limits::default());
+/// assert_eq!((r.stop, r.cost), (Stop::Solved, Some(8)));
+/// assert_eq!(r.path.unwrap().len(), 9);
+/// // Three expansions are not enough.
+/// let r = astar(&(0, 0), succ, h, |&s| s == (4, 4), &Limits::expansions(Some(3)));
+/// assert_eq!((r.stop, r.cost), (Stop::ExpansionLimit, None));
+/// ```
+pub fn astar<N, FN, IN, FH, FS>(
     start: &N,
     mut successors: FN,
     mut heuristic: FH,
     mut success: FS,
-    expand_limit: Option<u64>,
-    memory_limit: u64,
+    limits: &Limits,
 ) -> SearchResult<N>
 where
     N: Eq + Hash + Ord + Clone,
@@ -106,24 +84,20 @@ where
             let cost = nodes[idx].2;
             return SearchResult {
                 path: Some(trace(&nodes, idx)),
-                cost,
+                cost: Some(cost),
                 last_depth,
-                limit_reached: false,
+                stop: Stop::Solved,
                 stats,
             };
         }
         let held = (nodes.len() as u64)
             .saturating_mul(per_node)
             .saturating_add((heap.len() as u64).saturating_mul(per_entry));
-        stats.out_of_memory = held >= memory_limit;
-        if stats.out_of_memory || expand_limit.is_some_and(|l| stats.expanded >= l) {
-            return SearchResult {
-                path: None,
-                cost: 0,
-                last_depth,
-                limit_reached: true,
-                stats,
-            };
+        if held >= limits.memory.unwrap_or(u64::MAX) {
+            return SearchResult::ended(Stop::MemoryLimit, last_depth, stats);
+        }
+        if let Some(stop) = limits.reached(stats.expanded) {
+            return SearchResult::ended(stop, last_depth, stats);
         }
         closed[idx] = true;
         stats.expanded += 1;
@@ -144,11 +118,5 @@ where
         }
         stats.max_frontier = stats.max_frontier.max(heap.len() as u64);
     }
-    SearchResult {
-        path: None,
-        cost: 0,
-        last_depth,
-        limit_reached: false,
-        stats,
-    }
+    SearchResult::ended(Stop::Exhausted, last_depth, stats)
 }

@@ -11,9 +11,9 @@
 //! iterations), so once the deepest iteration has been reached the loop does not
 //! allocate.
 
-use super::{SearchResult, Stats};
+use super::{Limits, SearchResult, Stats, Stop};
 
-struct Ctx<'a, N, FN, FH, FS> {
+struct Ctx<'a, 'l, N, FN, FH, FS> {
     successors: &'a mut FN,
     heuristic: &'a mut FH,
     success: &'a mut FS,
@@ -22,12 +22,13 @@ struct Ctx<'a, N, FN, FH, FS> {
     bound: u64,
     next_bound: u64,
     stats: Stats,
-    limit: Option<u64>,
-    limit_reached: bool,
+    limits: &'a Limits<'l>,
+    /// Why the search gave up, once it has.
+    stopped: Option<Stop>,
     found_cost: u64,
 }
 
-impl<N, FN, FH, FS> Ctx<'_, N, FN, FH, FS>
+impl<N, FN, FH, FS> Ctx<'_, '_, N, FN, FH, FS>
 where
     N: Eq + Clone,
     FN: FnMut(&N, &mut Vec<(N, u32)>),
@@ -38,8 +39,8 @@ where
     /// been pushed onto the path.
     fn search(&mut self, g: u64) -> bool {
         let depth = self.path.len() - 1;
-        if self.limit.is_some_and(|l| self.stats.expanded >= l) {
-            self.limit_reached = true;
+        if let Some(stop) = self.limits.reached(self.stats.expanded) {
+            self.stopped = Some(stop);
             return false;
         }
         self.stats.expanded += 1;
@@ -71,7 +72,7 @@ where
                 found = true;
                 break;
             }
-            if self.limit_reached {
+            if self.stopped.is_some() {
                 break;
             }
             self.path.pop();
@@ -82,25 +83,29 @@ where
 }
 
 /// IDA* from `start` until `success`. `successors(state, out)` appends `(child, step
-/// cost)` pairs to `out`. Gives up (with `limit_reached`) when it is about to expand
-/// node number `expand_limit + 1`.
+/// cost)` pairs to `out`. Gives up at its `limits` (their memory aside: IDA* stores only
+/// its path): when it is about to expand node number `limits.expansions + 1`, or at a
+/// stop request.
 ///
 /// ```
-/// use searchlab::search::ida;
+/// use searchlab::search::{ida, Limits, Stop};
 /// // Count down from 7 to 0 by steps of 1 or 2, each costing 1; h = ⌈n/2⌉ is admissible.
 /// let succ = |&n: &u32, out: &mut Vec<(u32, u32)>| {
 ///     out.extend([1, 2].into_iter().filter(|&d| d <= n).map(|d| (n - d, 1)));
 /// };
-/// let r = ida(&7u32, succ, |&n| n.div_ceil(2), |&n| n == 0, None);
-/// assert_eq!(r.cost, 4);
+/// let r = ida(&7u32, succ, |&n| n.div_ceil(2), |&n| n == 0, &Limits::default());
+/// assert_eq!((r.stop, r.cost), (Stop::Solved, Some(4)));
 /// assert_eq!(r.stats.thresholds, vec![4]);
+/// // Two expansions are not enough.
+/// let r = ida(&7u32, succ, |&n| n.div_ceil(2), |&n| n == 0, &Limits::expansions(Some(2)));
+/// assert_eq!((r.stop, r.cost), (Stop::ExpansionLimit, None));
 /// ```
 pub fn ida<N, FN, FH, FS>(
     start: &N,
     mut successors: FN,
     mut heuristic: FH,
     mut success: FS,
-    expand_limit: Option<u64>,
+    limits: &Limits,
 ) -> SearchResult<N>
 where
     N: Eq + Clone,
@@ -116,9 +121,9 @@ where
         stats.thresholds.push(u64::from(heuristic(start)));
         return SearchResult {
             path: Some(vec![start.clone()]),
-            cost: 0,
+            cost: Some(0),
             last_depth: 0,
-            limit_reached: false,
+            stop: Stop::Solved,
             stats,
         };
     }
@@ -131,8 +136,8 @@ where
         buffers: Vec::new(),
         next_bound: u64::MAX,
         stats,
-        limit: expand_limit,
-        limit_reached: false,
+        limits,
+        stopped: None,
         found_cost: 0,
     };
     loop {
@@ -144,21 +149,17 @@ where
             let last_depth = path.len() as u64 - 1;
             return SearchResult {
                 path: Some(path),
-                cost: ctx.found_cost,
+                cost: Some(ctx.found_cost),
                 last_depth,
-                limit_reached: false,
+                stop: Stop::Solved,
                 stats: ctx.stats,
             };
         }
-        if ctx.limit_reached || ctx.next_bound == u64::MAX {
-            let limit_reached = ctx.limit_reached;
-            return SearchResult {
-                path: None,
-                cost: 0,
-                last_depth: 0,
-                limit_reached,
-                stats: ctx.stats,
-            };
+        if let Some(stop) = ctx.stopped {
+            return SearchResult::ended(stop, 0, ctx.stats);
+        }
+        if ctx.next_bound == u64::MAX {
+            return SearchResult::ended(Stop::Exhausted, 0, ctx.stats);
         }
         ctx.bound = ctx.next_bound;
     }

@@ -12,20 +12,91 @@
 //! * **max_frontier**: the largest number of states waiting in the open list (queue,
 //!   stack or heap; for IDA* the deepest recursion, i.e. the memory the search needs);
 //! * **thresholds**: the IDA* bounds, in the order used.
+//!
+//! Every search takes its [`Limits`] (expansions, memory, a stop request; none by
+//! default) and says why it ended with one [`Stop`]; a search that found no goal has no
+//! path and no cost.
 
 pub mod astar;
 pub mod bfs;
 pub mod dfs;
 pub mod ida;
 
+use crate::util::cancel::Cancel;
 use std::collections::HashSet;
 use std::collections::VecDeque;
 use std::hash::Hash;
 
-pub use astar::{astar, astar_within};
-pub use bfs::{bfs, bfs_within};
-pub use dfs::{dfs, dfs_within};
+pub use astar::astar;
+pub use bfs::bfs;
+pub use dfs::dfs;
 pub use ida::ida;
+
+/// Why a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// A goal was reached: the result holds its path and cost.
+    Solved,
+    /// No goal is reachable (within the search's own bounds): the space was searched.
+    Exhausted,
+    /// The search reached its expansion limit first.
+    ExpansionLimit,
+    /// Its stores would have passed its memory budget.
+    MemoryLimit,
+    /// A stop request came ([`Limits::cancel`]).
+    Interrupted,
+}
+
+/// Where a search gives up: after `expansions` expansions, before its stores pass
+/// `memory` bytes, or when `cancel` is set (looked at before each expansion). The
+/// default has no limit.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits<'a> {
+    pub expansions: Option<u64>,
+    pub memory: Option<u64>,
+    pub cancel: Option<&'a Cancel>,
+}
+
+impl<'a> Limits<'a> {
+    /// At most `expansions` expansions (none: no limit), nothing else.
+    pub fn expansions(expansions: Option<u64>) -> Limits<'static> {
+        Limits {
+            expansions,
+            ..Limits::default()
+        }
+    }
+
+    /// The same limits with a memory budget of `bytes`.
+    pub fn with_memory(self, bytes: u64) -> Limits<'a> {
+        Limits {
+            memory: Some(bytes),
+            ..self
+        }
+    }
+
+    /// The same limits, stopping when `cancel` is set.
+    pub fn with_cancel<'b>(self, cancel: &'b Cancel) -> Limits<'b>
+    where
+        'a: 'b,
+    {
+        Limits {
+            cancel: Some(cancel),
+            ..self
+        }
+    }
+
+    /// The limit that stops a search about to make expansion number `expanded + 1`, if
+    /// any: the expansion limit, else a stop request.
+    pub fn reached(&self, expanded: u64) -> Option<Stop> {
+        if self.expansions.is_some_and(|l| expanded >= l) {
+            Some(Stop::ExpansionLimit)
+        } else if self.cancel.is_some_and(Cancel::is_cancelled) {
+            Some(Stop::Interrupted)
+        } else {
+            None
+        }
+    }
+}
 
 /// Counters common to every algorithm (see the module documentation).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,8 +111,6 @@ pub struct Stats {
     /// `expanded` is 74 and 2045): an expansion whose children had all been seen
     /// before is not counted there.
     pub merging: u64,
-    /// BFS/DFS/A*: the search stopped because its stores would pass the memory budget.
-    pub out_of_memory: bool,
 }
 
 /// The estimated bytes a graph search (BFS/DFS) holds per stored state: its node
@@ -58,13 +127,26 @@ pub fn graph_search_bytes_per_state<N>() -> u64 {
 pub struct SearchResult<N> {
     /// The states from the start to the goal (both included), if a goal was reached.
     pub path: Option<Vec<N>>,
-    /// The path's cost (its number of moves for unit costs); 0 when not found.
-    pub cost: u64,
+    /// The path's cost (its number of moves for unit costs), if a goal was reached.
+    pub cost: Option<u64>,
     /// The depth of the last node expanded (BFS/DFS report it when they give up).
     pub last_depth: u64,
-    /// True when the search stopped at its limit rather than exhausting the space.
-    pub limit_reached: bool,
+    /// Why the search ended.
+    pub stop: Stop,
     pub stats: Stats,
+}
+
+impl<N> SearchResult<N> {
+    /// A result without a goal, ended by `stop`.
+    fn ended(stop: Stop, last_depth: u64, stats: Stats) -> SearchResult<N> {
+        SearchResult {
+            path: None,
+            cost: None,
+            last_depth,
+            stop,
+            stats,
+        }
+    }
 }
 
 /// The pool discipline of the general search skeleton.
@@ -76,14 +158,14 @@ pub(crate) enum Pool {
 
 /// The general search skeleton of the 8-puzzle assignment (`push initial; loop { pop; goal test;
 /// expand and merge }`) with repeated-state avoidance: a state enters the pool only if it
-/// has never been in it (the set of seen states is global). The expansion limit is
-/// checked before each pop: the search gives up once it has expanded `limit` nodes.
+/// has never been in it (the set of seen states is global). The limits are checked
+/// before each pop: the search gives up once its stores reach the memory budget, once
+/// it has expanded `limits.expansions` nodes, or at a stop request.
 pub(crate) fn graph_search<N, FN, IN, FS>(
     start: &N,
     mut successors: FN,
     mut success: FS,
-    expand_limit: Option<u64>,
-    memory_limit: Option<u64>,
+    limits: &Limits,
     pool_kind: Pool,
 ) -> SearchResult<N>
 where
@@ -103,40 +185,31 @@ where
         ..Stats::default()
     };
     let mut last_depth = 0;
-    let max_states = memory_limit.map_or(u64::MAX, |m| m / graph_search_bytes_per_state::<N>());
+    let max_states = limits
+        .memory
+        .map_or(u64::MAX, |m| m / graph_search_bytes_per_state::<N>());
     loop {
-        let out_of_memory = nodes.len() as u64 >= max_states;
-        stats.out_of_memory = out_of_memory;
-        if out_of_memory || expand_limit.is_some_and(|l| stats.expanded >= l) {
-            return SearchResult {
-                path: None,
-                cost: 0,
-                last_depth,
-                limit_reached: true,
-                stats,
-            };
+        if nodes.len() as u64 >= max_states {
+            return SearchResult::ended(Stop::MemoryLimit, last_depth, stats);
+        }
+        if let Some(stop) = limits.reached(stats.expanded) {
+            return SearchResult::ended(stop, last_depth, stats);
         }
         let idx = match pool_kind {
             Pool::Fifo => pool.pop_front(),
             Pool::Lifo => pool.pop_back(),
         };
         let Some(idx) = idx else {
-            return SearchResult {
-                path: None,
-                cost: 0,
-                last_depth,
-                limit_reached: false,
-                stats,
-            };
+            return SearchResult::ended(Stop::Exhausted, last_depth, stats);
         };
         if success(&nodes[idx].0) {
             let cost = nodes[idx].2;
             let path = trace(&nodes, idx);
             return SearchResult {
                 path: Some(path),
-                cost,
+                cost: Some(cost),
                 last_depth,
-                limit_reached: false,
+                stop: Stop::Solved,
                 stats,
             };
         }
@@ -191,14 +264,65 @@ mod tests {
     #[test]
     fn bfs_and_dfs_find_the_end_of_a_line() {
         let (s, g) = line(5);
-        let o = bfs(&0, s, g, None);
+        let o = bfs(&0, s, g, &Limits::default());
         assert_eq!(o.path, Some(vec![0, 1, 2, 3, 4, 5]));
+        assert_eq!((o.stop, o.cost), (Stop::Solved, Some(5)));
         assert_eq!(o.stats.expanded, 5);
         let (s, g) = line(5);
-        let o = dfs(&0, s, g, Some(3));
-        assert!(o.path.is_none() && o.limit_reached);
+        let o = dfs(&0, s, g, &Limits::expansions(Some(3)));
+        assert!(o.path.is_none() && o.cost.is_none());
+        assert_eq!(o.stop, Stop::ExpansionLimit);
         assert_eq!(o.stats.expanded, 3);
         assert_eq!(o.last_depth, 2);
+    }
+
+    #[test]
+    fn every_search_says_why_it_ended() {
+        // The line 0..=5 from 0: its end is reached, unless a limit comes first; a goal
+        // off the line exhausts it.
+        let cancelled = Cancel::default();
+        cancelled.cancel();
+        let cases = [
+            (Limits::default(), 5, Stop::Solved),
+            (Limits::default(), 9, Stop::Exhausted),
+            (Limits::expansions(Some(2)), 5, Stop::ExpansionLimit),
+            (Limits::default().with_memory(1), 5, Stop::MemoryLimit),
+            (
+                Limits::default().with_cancel(&cancelled),
+                5,
+                Stop::Interrupted,
+            ),
+        ];
+        let next = |&i: &i64| [i - 1, i + 1].into_iter().filter(|j| (0..=5).contains(j));
+        for (limits, goal, want) in &cases {
+            let at = |i: &i64| i == goal;
+            let b = bfs(&0, next, at, limits);
+            let d = dfs(&0, next, at, limits);
+            let a = astar(&0, |i| next(i).map(|j| (j, 1)), |_| 0, at, limits);
+            let i = ida(
+                &0,
+                |i: &i64, out: &mut Vec<(i64, u32)>| out.extend(next(i).map(|j| (j, 1))),
+                |_| 0,
+                at,
+                limits,
+            );
+            // IDA* stores only its path: a memory budget does not stop it.
+            let ida_want = match want {
+                Stop::MemoryLimit => Stop::Solved,
+                w => *w,
+            };
+            assert_eq!(
+                [b.stop, d.stop, a.stop, i.stop],
+                [*want, *want, *want, ida_want],
+                "goal {goal}, {limits:?}"
+            );
+            let cost = |stop: Stop| (stop == Stop::Solved).then_some(5);
+            assert_eq!(
+                [b.cost, d.cost, a.cost, i.cost],
+                [cost(*want), cost(*want), cost(*want), cost(ida_want)]
+            );
+            assert_eq!(b.path.is_some(), *want == Stop::Solved);
+        }
     }
 
     #[test]
@@ -214,16 +338,16 @@ mod tests {
         };
         let h = |&(x, y): &(i32, i32)| ((5 - x).abs() + y.abs()) as u32;
         let goal = |p: &(i32, i32)| *p == (5, 0);
-        let a = astar(&(0, 0), succ, h, goal, None);
+        let a = astar(&(0, 0), succ, h, goal, &Limits::default());
         let i = ida(
             &(0, 0),
             |p: &(i32, i32), out: &mut Vec<((i32, i32), u32)>| out.extend(succ(p)),
             h,
             goal,
-            None,
+            &Limits::default(),
         );
-        assert_eq!(a.cost, 15);
-        assert_eq!(i.cost, 15);
+        assert_eq!(a.cost, Some(15));
+        assert_eq!(i.cost, Some(15));
         assert_eq!(i.path.as_ref().map(Vec::len), Some(16));
         assert_eq!(i.stats.thresholds.first(), Some(&5));
         assert_eq!(i.stats.thresholds.last(), Some(&15));

@@ -366,7 +366,8 @@ fn wait(target: &Target, sub: &Submitted, quiet: bool) -> anyhow::Result<()> {
     let missing_now =
         |t: &Target| -> anyhow::Result<usize> { Ok(missing_by_task(t)?.iter().sum()) };
     let mut missing = missing_now(target)?;
-    let progress = Progress::new(missing as u64, quiet);
+    let observer = crate::util::observe::stderr(quiet);
+    let progress = Progress::new(&*observer, missing as u64);
     let mut stage = progress.experiment(&job.name, total as u64, (total - missing) as u64);
     let mut ids: Vec<u64> = sub.array.iter().map(|(id, _)| *id).collect();
     ids.push(sub.merge);

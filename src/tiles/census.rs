@@ -86,6 +86,8 @@ pub fn census(goal: &Board) -> anyhow::Result<Vec<u64>> {
 
 /// The 8-puzzle's layers towards the standard goal `1 … 8 0`, computed once.
 pub fn eight_puzzle_layers() -> &'static Vec<Vec<u64>> {
+    // Process-wide but immutable once computed: a cache of a fixed table, the same for
+    // every caller, not state that anything changes.
     static LAYERS: OnceLock<Vec<Vec<u64>>> = OnceLock::new();
     LAYERS.get_or_init(|| {
         let shape = Shape {

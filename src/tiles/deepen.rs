@@ -13,14 +13,17 @@
 //! iterations, plus the start node once; `expanded` is every node whose children were
 //! generated; the last iteration stops when the goal is generated.
 //!
-//! **Checkpoints.** After each iteration that found no goal the driver hands the caller a
-//! [`Checkpoint`]: the thresholds searched, the counts so far and the next threshold. A
+//! **Checkpoints.** After each iteration that found no goal the driver hands the run's
+//! observer ([`Control::observer`]) a [`Checkpoint`] (as JSON): the thresholds searched,
+//! the counts so far and the next threshold. A
 //! search started with it ([`Control::resume`]) skips the iterations already done and
 //! ends with the same counts, thresholds and solution as a search never interrupted:
 //! every iteration starts from the start node with nothing carried over but the counts.
 
 use super::board::{Dir, MAX_CELLS, MoveOrder, Shape};
+use crate::search::{Limits, Stop};
 use crate::util::cancel::Cancel;
+use crate::util::observe::{Observer, Quiet};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -35,11 +38,11 @@ pub struct IdaResult {
     pub expanded: u64,
     /// Deepest path examined (the memory an IDA* needs).
     pub max_depth: u32,
-    /// True when the search stopped at its expansion limit.
-    pub limit_reached: bool,
-    /// True when the search stopped at a stop request, in the middle of an iteration (the
-    /// last one in `thresholds`; the counts include its part searched).
-    pub interrupted: bool,
+    /// Why the search ended: solved, exhausted (no path within [`MAX_PATH`]), at its
+    /// expansion limit, or interrupted by a stop request in the middle of an iteration
+    /// (the last one in `thresholds`; the counts include its part searched). IDA* stores
+    /// no states, so never at a memory limit.
+    pub stop: Stop,
     pub seconds: f64,
 }
 
@@ -213,6 +216,16 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
+    /// The checkpoint as an observer is told it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("a checkpoint is plain numbers")
+    }
+
+    /// A checkpoint an observer was told, or why it is not one.
+    pub fn from_json(state: &serde_json::Value) -> Result<Checkpoint, String> {
+        serde_json::from_value(state.clone()).map_err(|e| e.to_string())
+    }
+
     /// Whether a search could have written it: thresholds rising, the next above the
     /// last, at least one node expanded per iteration and no more expanded than
     /// generated, depths within a path's length. A checkpoint that fails is not resumed
@@ -243,28 +256,43 @@ impl Checkpoint {
     }
 }
 
-/// How a run is controlled: its expansion limit, where it resumes, who is told of each
-/// iteration completed, and the stop request it looks at.
-#[derive(Default)]
+/// How a run is controlled: its limits, where it resumes, and who is told of each
+/// iteration completed.
 pub struct Control<'a> {
-    pub expand_limit: Option<u64>,
-    /// A stop request, looked at every [`POLL_EVERY`] expansions: the search then stops
-    /// in the middle of its iteration ([`IdaResult::interrupted`]), its last checkpoint
-    /// the one to resume from.
-    pub stop: Option<&'a Cancel>,
+    /// Its expansion limit and its stop request (IDA* stores no states: a memory budget
+    /// is not looked at). The stop request is looked at every [`POLL_EVERY`]
+    /// expansions: the search then stops in the middle of its iteration
+    /// ([`Stop::Interrupted`]), its last checkpoint the one to resume from.
+    pub limits: Limits<'a>,
     /// A checkpoint of this same search (same start, heuristic and order); one whose
     /// first threshold is not the start's h is ignored.
     pub resume: Option<Checkpoint>,
-    pub on_iteration: Option<&'a mut dyn FnMut(&Checkpoint)>,
+    /// Told of each iteration completed without a goal, as a [`Checkpoint`] in JSON.
+    pub observer: &'a dyn Observer,
 }
 
-impl Control<'_> {
+impl Default for Control<'_> {
+    fn default() -> Self {
+        Control {
+            limits: Limits::default(),
+            resume: None,
+            observer: &Quiet,
+        }
+    }
+}
+
+impl<'a> Control<'a> {
     /// A run with an expansion limit, neither resumed nor observed.
     pub fn limited(expand_limit: Option<u64>) -> Control<'static> {
         Control {
-            expand_limit,
+            limits: Limits::expansions(expand_limit),
             ..Control::default()
         }
+    }
+
+    /// Its stop request, if any.
+    pub fn cancel(&self) -> Option<&'a Cancel> {
+        self.limits.cancel
     }
 }
 
@@ -292,8 +320,7 @@ pub fn deepen<S: Iterate>(
         thresholds = c.thresholds;
         bound = c.next;
     }
-    search.counters().schedule(control.stop.is_some());
-    let mut on_iteration = control.on_iteration;
+    search.counters().schedule(control.limits.cancel.is_some());
     if at_goal {
         thresholds.push(h0);
         solution = Some(Vec::new());
@@ -312,19 +339,24 @@ pub fn deepen<S: Iterate>(
                 break;
             }
             bound = it.next_bound;
-            if let Some(f) = on_iteration.as_mut() {
-                let c = *search.counters();
-                f(&Checkpoint {
-                    thresholds: thresholds.clone(),
-                    next: bound,
-                    generated: c.generated,
-                    expanded: c.expanded,
-                    max_depth: c.max_depth,
-                });
-            }
+            let c = *search.counters();
+            let checkpoint = Checkpoint {
+                thresholds: thresholds.clone(),
+                next: bound,
+                generated: c.generated,
+                expanded: c.expanded,
+                max_depth: c.max_depth,
+            };
+            control.observer.checkpoint(&checkpoint.to_json());
         }
     }
     let c = *search.counters();
+    let stop = match (&solution, c.limit_reached, c.interrupted) {
+        (Some(_), _, _) => Stop::Solved,
+        (None, _, true) => Stop::Interrupted,
+        (None, true, false) => Stop::ExpansionLimit,
+        (None, false, false) => Stop::Exhausted,
+    };
     IdaResult {
         h0,
         thresholds,
@@ -332,8 +364,7 @@ pub fn deepen<S: Iterate>(
         generated: c.generated,
         expanded: c.expanded,
         max_depth: c.max_depth,
-        limit_reached: c.limit_reached && !c.interrupted,
-        interrupted: c.interrupted,
+        stop,
         seconds: started.elapsed().as_secs_f64(),
     }
 }

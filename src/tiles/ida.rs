@@ -467,8 +467,8 @@ pub fn solve_with(
     assert_eq!(start.blanks(), 1, "the fast IDA* handles one blank");
     let t = Tables::new(goal);
     let mut s = Search::new(&t, start, heuristic, order);
-    s.c = Counters::new(control.expand_limit);
-    s.stop = control.stop;
+    s.c = Counters::new(control.limits.expansions);
+    s.stop = control.cancel();
     let h0 = t.evaluate(&start.cells, heuristic);
     let (at_goal, moves) = (s.md == 0, s.moves);
     super::deepen::deepen(&mut s, h0, at_goal, &moves, control)

@@ -25,6 +25,7 @@
 use crate::pipeline::metrics::MetricsSpec;
 use crate::pipeline::params::{ParamSpec, Params};
 use crate::pipeline::runner::{Algorithm, CacheSpec, RunContext, RunOutput, Runner, Seeds};
+use crate::search::{Limits, Stop};
 use crate::tiles::board::{Board, MoveOrder, Shape};
 use crate::tiles::census;
 use crate::tiles::deepen::{Checkpoint, Control, IdaResult};
@@ -36,8 +37,9 @@ use crate::tiles::options::{self, Options};
 use crate::tiles::solve::Problem;
 use crate::tiles::{pdb, pdb_ida};
 use crate::user_bail;
+use crate::util::observe::{Observer, Task, Work};
 use rand::RngExt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The least time between two checkpoints of an `ida` run (each is a synced write).
@@ -226,29 +228,11 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
     let limit = params.opt_int("expand_limit")?.map(|l| l as u64);
     let goal = Board::default_goal(inst.board.shape(), 1);
     let name = params.str("heuristic")?;
-    // An iteration completed is a checkpoint (a run killed resumes at the next one),
-    // recorded when CHECKPOINT_EVERY has passed since the last: short runs write none,
-    // but a run stopped by a stop request records the last it passed over.
-    let write = |c: &Checkpoint| {
-        let state = serde_json::to_value(c).expect("a checkpoint is plain numbers");
-        ctx.observer.checkpoint(&state);
-    };
-    let (mut last, mut unwritten) = (Instant::now(), None);
-    let mut record = |c: &Checkpoint| {
-        if last.elapsed() >= CHECKPOINT_EVERY {
-            write(c);
-            (last, unwritten) = (Instant::now(), None);
-        } else {
-            unwritten = Some(c.clone());
-        }
-    };
+    let throttled = Throttled::new(ctx.observer);
     let control = Control {
-        expand_limit: limit,
-        stop: Some(ctx.cancel),
+        limits: Limits::expansions(limit).with_cancel(ctx.cancel),
         resume: ctx.resume.and_then(|v| {
-            let checked = serde_json::from_value::<Checkpoint>(v.clone())
-                .map_err(|e| e.to_string())
-                .and_then(|c| c.check().map(|()| c));
+            let checked = Checkpoint::from_json(v).and_then(|c| c.check().map(|()| c));
             checked
                 .map_err(|e| {
                     ctx.observer.note(&format!(
@@ -257,7 +241,7 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
                 })
                 .ok()
         }),
-        on_iteration: Some(&mut record),
+        observer: &throttled,
     };
     let options = Options::from_params(params)?;
     let (r, setup, bytes) = match pdb::heuristic_partition(name) {
@@ -286,10 +270,8 @@ fn run_ida(params: &Params, _: Seeds, ctx: &RunContext) -> anyhow::Result<RunOut
             )
         }
     };
-    if r.interrupted {
-        if let Some(c) = &unwritten {
-            write(c);
-        }
+    if r.stop == Stop::Interrupted {
+        throttled.flush();
         return Err(r.interruption().into());
     }
     Ok(RunOutput::of(TilesMetrics {
@@ -348,6 +330,59 @@ fn pdb_search(
         pdb_ida::solve_parallel_with(start, h, order, fsm, control)
     } else {
         pdb_ida::solve_with(start, h, order, fsm, control)
+    }
+}
+
+/// The observer of an `ida` run's search: notes and tasks pass on to the run's; an
+/// iteration completed is a checkpoint (a run killed resumes at the next one), passed on
+/// when [`CHECKPOINT_EVERY`] has passed since the last, else kept: short runs write
+/// none, and a run stopped by a stop request writes the last it passed over
+/// ([`Throttled::flush`]).
+struct Throttled<'a> {
+    run: &'a dyn Observer,
+    /// When a checkpoint was last passed on, and the one kept since.
+    pending: Mutex<(Instant, Option<serde_json::Value>)>,
+}
+
+impl<'a> Throttled<'a> {
+    fn new(run: &'a dyn Observer) -> Throttled<'a> {
+        Throttled {
+            run,
+            pending: Mutex::new((Instant::now(), None)),
+        }
+    }
+
+    /// Passes on the checkpoint kept, if any.
+    fn flush(&self) {
+        let kept = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .1
+            .take();
+        if let Some(state) = kept {
+            self.run.checkpoint(&state);
+        }
+    }
+}
+
+impl Observer for Throttled<'_> {
+    fn note(&self, text: &str) {
+        self.run.note(text);
+    }
+
+    fn task(&self, work: &Work) -> Task<'_> {
+        self.run.task(work)
+    }
+
+    fn checkpoint(&self, state: &serde_json::Value) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if pending.0.elapsed() >= CHECKPOINT_EVERY {
+            self.run.checkpoint(state);
+            *pending = (Instant::now(), None);
+        } else {
+            pending.1 = Some(state.clone());
+        }
     }
 }
 
@@ -514,7 +549,7 @@ mod tests {
             cache: Some(dir.path()),
             memory: crate::util::memory::DEFAULT_MEMORY_LIMIT,
             cancel: &cancel,
-            observer: &crate::pipeline::runner::Silent,
+            observer: &crate::util::observe::Quiet,
             memo: &memo,
             resume: None,
             threads: 1,
@@ -531,7 +566,7 @@ mod tests {
         let tables = partition
             .groups
             .iter()
-            .map(|g| pdb::build(&goal, g, &|_, _| {}))
+            .map(|g| pdb::build(&goal, g, &crate::util::observe::Quiet))
             .collect();
         let h = pdb::PdbHeuristic::new(&goal, partition, tables, true);
         let inst = InstanceSet::Korf100.instance(9).unwrap();

@@ -4,7 +4,7 @@
 
 use super::board::{Board, Dir, MoveOrder};
 use super::heuristic::{Heuristic, Tables};
-use crate::search::{self, SearchResult};
+use crate::search::{self, Limits, SearchResult};
 
 /// An instance to solve and how.
 #[derive(Debug, Clone)]
@@ -15,7 +15,7 @@ pub struct Problem {
     pub heuristic: Heuristic,
     pub tables: Tables,
     /// The memory budget of BFS, DFS and A* in bytes (they stop, with
-    /// `stats.out_of_memory`, before their stores would pass it).
+    /// [`search::Stop::MemoryLimit`], before their stores would pass it).
     pub memory_limit: u64,
 }
 
@@ -46,44 +46,46 @@ impl Problem {
         b.successors(self.order).map(|(n, _, _)| n).collect()
     }
 
+    /// At most `limit` expansions, within the memory budget.
+    fn limits(&self, limit: Option<u64>) -> Limits<'static> {
+        Limits::expansions(limit).with_memory(self.memory_limit)
+    }
+
     /// Breadth-first search (the 8-puzzle assignment), giving up after `limit` expansions.
     pub fn bfs(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
-        search::bfs_within(
+        search::bfs(
             &self.start,
             |b| self.children(b),
             |b| *b == goal,
-            limit,
-            self.memory_limit,
+            &self.limits(limit),
         )
     }
 
     /// Depth-first search (the 8-puzzle assignment), giving up after `limit` expansions.
     pub fn dfs(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
-        search::dfs_within(
+        search::dfs(
             &self.start,
             |b| self.children(b),
             |b| *b == goal,
-            limit,
-            self.memory_limit,
+            &self.limits(limit),
         )
     }
 
     /// A* (the two-blank puzzle assignment), giving up after `limit` expansions.
     pub fn astar(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
-        search::astar_within(
+        search::astar(
             &self.start,
             |b| self.children(b).into_iter().map(|n| (n, 1)),
             |b| self.h(b),
             |b| *b == goal,
-            limit,
-            self.memory_limit,
+            &self.limits(limit),
         )
     }
 
-    /// The generic IDA*, giving up after `limit` generated nodes.
+    /// The generic IDA*, giving up after `limit` expansions.
     pub fn ida(&self, limit: Option<u64>) -> SearchResult<Board> {
         let goal = self.goal;
         let order = self.order;
@@ -94,7 +96,7 @@ impl Problem {
             },
             |b| self.h(b),
             |b| *b == goal,
-            limit,
+            &Limits::expansions(limit),
         )
     }
 }

@@ -9,6 +9,8 @@ use super::heuristic::{Heuristic, Tables};
 use super::ida;
 use super::instances::{InstanceSet, korf1985_generated};
 use super::solve::{Problem, moves_of};
+use crate::search::{Limits, Stop};
+use crate::util::observe::Recorder;
 use crate::util::rng::rng_from_seed;
 use rand::RngExt;
 
@@ -172,7 +174,7 @@ fn fast_ida_stops_at_the_same_node_as_generic_ida() {
                 let ctx = format!("seed {seed} limit {limit} {heuristic}");
                 assert_eq!(fast.generated, generic.stats.generated, "{ctx}");
                 assert_eq!(fast.expanded, generic.stats.expanded, "{ctx}");
-                assert_eq!(fast.limit_reached, generic.limit_reached, "{ctx}");
+                assert_eq!(fast.stop, generic.stop, "{ctx}");
                 assert_eq!(fast.moves, generic.path.as_deref().map(moves_of), "{ctx}");
             }
         }
@@ -185,14 +187,14 @@ fn bfs_astar_and_ida_agree_on_optimal_lengths() {
     for depth in [0usize, 1, 7, 14, 22, 31] {
         let start = census::eight_puzzle_at(depth, 12345).unwrap();
         let p = Problem::new(start, goal, MoveOrder::default(), Heuristic::All);
-        assert_eq!(p.bfs(None).cost, depth as u64);
-        assert_eq!(p.astar(None).cost, depth as u64);
-        assert_eq!(p.ida(None).cost, depth as u64);
+        assert_eq!(p.bfs(None).cost, Some(depth as u64));
+        assert_eq!(p.astar(None).cost, Some(depth as u64));
+        assert_eq!(p.ida(None).cost, Some(depth as u64));
         let r = ida::solve(&start, &goal, Heuristic::Linear, MoveOrder::default(), None);
         assert_eq!(r.solution_length(), Some(depth));
         // DFS finds some solution, no shorter than optimal.
         let d = p.dfs(None);
-        assert!(d.cost >= depth as u64);
+        assert!(d.cost.is_some_and(|c| c >= depth as u64));
     }
     // Two blanks: BFS and A* agree.
     let goal2 = Board::default_goal(Shape::new(3, 3).unwrap(), 2);
@@ -268,7 +270,7 @@ fn expansion_limits_stop_every_search() {
     let goal = Board::default_goal(start.shape(), 1);
     let p = Problem::new(start, goal, MoveOrder::default(), Heuristic::Manhattan);
     let o = p.dfs(Some(100));
-    assert!(o.path.is_none() && o.limit_reached && o.stats.expanded == 100);
+    assert!(o.path.is_none() && o.stop == Stop::ExpansionLimit && o.stats.expanded == 100);
     let o = p.bfs(Some(100));
     assert!(o.path.is_none() && o.stats.expanded == 100);
     let r = ida::solve(
@@ -278,7 +280,7 @@ fn expansion_limits_stop_every_search() {
         MoveOrder::default(),
         Some(10),
     );
-    assert!(r.moves.is_none() && r.limit_reached && r.expanded == 10);
+    assert!(r.moves.is_none() && r.stop == Stop::ExpansionLimit && r.expanded == 10);
     assert_eq!(moves_of(&[start]), Vec::<Dir>::new());
 }
 
@@ -297,7 +299,7 @@ fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
     let tables = p
         .groups
         .iter()
-        .map(|g| build(&goal, g, &|_, _| {}))
+        .map(|g| build(&goal, g, &crate::util::observe::Quiet))
         .collect();
     let pdb = PdbHeuristic::new(&goal, p, tables, true);
     let key = |r: &ida::IdaResult| {
@@ -307,7 +309,7 @@ fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
             r.thresholds.clone(),
             r.moves.clone(),
             r.max_depth,
-            r.limit_reached,
+            r.stop,
         )
     };
     type Solver<'a> = Box<dyn Fn(Control) -> ida::IdaResult + 'a>;
@@ -332,12 +334,16 @@ fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
         ),
     ];
     for (name, solve) in &searches {
-        let mut seen: Vec<Checkpoint> = Vec::new();
-        let mut record = |c: &Checkpoint| seen.push(c.clone());
+        let record = Recorder::default();
         let full = solve(Control {
-            on_iteration: Some(&mut record),
+            observer: &record,
             ..Control::default()
         });
+        let seen: Vec<Checkpoint> = record
+            .checkpoints()
+            .iter()
+            .map(|c| Checkpoint::from_json(c).unwrap())
+            .collect();
         assert_eq!(
             full.solution_length(),
             Some(inst.optimal as usize),
@@ -366,9 +372,12 @@ fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
         // With a limit that stops in the last iteration, resumed or not.
         let limit = Some(full.expanded - 10);
         let limited = solve(Control::limited(limit));
-        assert!(limited.limit_reached && limited.moves.is_none(), "{name}");
+        assert!(
+            limited.stop == Stop::ExpansionLimit && limited.moves.is_none(),
+            "{name}"
+        );
         let resumed = solve(Control {
-            expand_limit: limit,
+            limits: Limits::expansions(limit),
             resume: seen.last().cloned(),
             ..Control::default()
         });
@@ -400,4 +409,56 @@ fn a_search_resumed_from_any_checkpoint_ends_as_an_uninterrupted_one() {
         });
         assert_eq!(key(&fresh), key(&full), "{name}, foreign checkpoint");
     }
+}
+
+#[test]
+fn the_fast_ida_says_why_it_ended() {
+    // An 8-puzzle is solved; Korf's instance 1 (millions of expansions) stops at a limit
+    // of a thousand, or at its first look at a stop request already set.
+    use super::deepen::{Control, POLL_EVERY};
+    let goal8 = Board::default_goal(Shape::new(3, 3).unwrap(), 1);
+    let start8 = census::eight_puzzle_at(20, 7).unwrap();
+    let solved = ida::solve(&start8, &goal8, Heuristic::Manhattan, MoveOrder::KORF, None);
+    assert_eq!(
+        (solved.stop, solved.solution_length()),
+        (Stop::Solved, Some(20))
+    );
+    let inst = InstanceSet::Korf100.instance(1).unwrap();
+    let goal = Board::default_goal(inst.board.shape(), 1);
+    let run = |limits: Limits| {
+        let control = Control {
+            limits,
+            ..Control::default()
+        };
+        ida::solve_with(
+            &inst.board,
+            &goal,
+            Heuristic::Manhattan,
+            MoveOrder::KORF,
+            control,
+        )
+    };
+    let limited = run(Limits::expansions(Some(1000)));
+    assert_eq!(
+        (limited.stop, limited.expanded),
+        (Stop::ExpansionLimit, 1000)
+    );
+    assert_eq!(limited.moves, None);
+    let cancelled = crate::util::cancel::Cancel::default();
+    cancelled.cancel();
+    let stopped = run(Limits::default().with_cancel(&cancelled));
+    assert_eq!(
+        (stopped.stop, stopped.expanded),
+        (Stop::Interrupted, POLL_EVERY)
+    );
+    // The generic IDA* on a board with two blanks says the same.
+    let goal2 = Board::default_goal(Shape::new(3, 3).unwrap(), 2);
+    let p = Problem::new(
+        random_walk(&goal2, 30, 1),
+        goal2,
+        MoveOrder::KORF,
+        Heuristic::All,
+    );
+    assert_eq!(p.ida(None).stop, Stop::Solved);
+    assert_eq!(p.ida(Some(1)).stop, Stop::ExpansionLimit);
 }

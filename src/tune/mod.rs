@@ -330,7 +330,7 @@ impl Evaluations<'_, '_> {
                 &self.journal,
                 &mut self.done,
                 stage,
-                |_| Ok(()),
+                None,
             )?;
         }
         Ok(())
@@ -382,6 +382,7 @@ pub fn tune(
         config,
         plan,
         opts.jobs,
+        &opts.host,
         &started_at,
         Work::Tune {
             settings: serde_json::to_value(spec)?,

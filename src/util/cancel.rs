@@ -35,6 +35,8 @@ impl Cancel {
 /// exits with code 130. The handler is installed by the first call (where signals cannot
 /// be handled, the flag is simply never set).
 pub fn on_interrupt(what: &'static str) -> Arc<Cancel> {
+    // The one process-wide mutable state: a signal arrives for the process, so its flag
+    // is the process's; everything else reaches a run through its context.
     static STOP: OnceLock<Arc<Cancel>> = OnceLock::new();
     Arc::clone(STOP.get_or_init(|| {
         let stop = Arc::new(Cancel::default());

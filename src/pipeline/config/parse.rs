@@ -152,7 +152,7 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
             .then_some(v)
     }) {
         crate::user_bail!(
-            "{}: a second variant is named {:?}",
+            "{}: two variants are named {:?}",
             file.here(v.name.span()),
             v.name.get_ref()
         );
@@ -275,13 +275,10 @@ fn merge_variants(
     let merged = if variants.is_empty() {
         vec![base]
     } else {
-        let mut names = std::collections::BTreeSet::new();
+        // Names are unique: parse refused a second variant of a name, with its line.
         variants
             .into_iter()
             .map(|v| {
-                if !names.insert(v.name.clone()) {
-                    crate::user_bail!("{source}: two variants are named {:?}", v.name);
-                }
                 check_no_overlap(&v, source)?;
                 Ok(merge(&base, v))
             })

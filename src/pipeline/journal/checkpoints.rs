@@ -1,4 +1,4 @@
-//! The checkpoints of long runs (see [`crate::pipeline::runner::RunObserver`]): one JSON
+//! The checkpoints of long runs (see [`crate::util::observe::Observer::checkpoint`]): one JSON
 //! line per checkpoint, `{"key": …, "state": …, "check": …}`, appended beside a journal;
 //! a run that is killed resumes from the last state of its key.
 //!

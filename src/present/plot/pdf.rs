@@ -6,6 +6,8 @@ use svg2pdf::usvg;
 
 /// The font database: DejaVu Sans only, standing for every generic family.
 fn fonts() -> Arc<usvg::fontdb::Database> {
+    // Process-wide but immutable once made: a cache of the same fonts for every figure,
+    // not state that anything changes.
     static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
     DB.get_or_init(|| {
         let mut db = usvg::fontdb::Database::new();

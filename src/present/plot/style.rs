@@ -12,6 +12,8 @@ pub(super) const FONT: &str = "sans-serif";
 
 /// Registers the bundled DejaVu Sans with plotters, once.
 pub(super) fn register_fonts() {
+    // plotters keeps its fonts in a registry of its own; the process only adds the same
+    // two fonts to it, once, and changes nothing after.
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The bundled fonts are valid TrueType files: registration cannot fail.

@@ -145,16 +145,14 @@ fn batch_runs(
     let config = crate::pipeline::config::parse(&text, "tiles batch", &[])?;
     let runner = crate::tiles::runner::runner();
     let plan = crate::pipeline::plan::plan(&config, &[&runner])?;
-    let mut opts = crate::pipeline::execute::Options::new(&a.out);
+    let mut opts = crate::pipeline::execute::Options::new(&a.out, &env.host);
     opts.jobs = crate::pipeline::execute::cap_jobs("--threads", a.threads.unwrap_or(0));
     opts.env.cancel = on_interrupt(crate::pipeline::execute::RUNS_STOP);
     opts.env
         .caches
         .insert("tiles".into(), cache_dir(a.cache.as_deref(), env, &a.out));
-    let dir = crate::pipeline::execute::experiment_dir(&opts.out, &config.name);
-    let missing = crate::pipeline::recorded::missing_runs(&plan, &dir, false)?;
-    let progress = crate::pipeline::progress::Progress::new(missing as u64, true)
-        .with_notes(!crate::util::notice::quiet());
+    // The runs' notes and table builds are shown, not the runs: the table is the output.
+    let progress = crate::pipeline::progress::Progress::hidden(env.observer());
     let done = crate::pipeline::execute::run_experiment(&config, &plan, &opts, &progress)?;
     crate::pipeline::table::decode_rows(&done.results)
 }

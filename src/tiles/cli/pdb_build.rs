@@ -1,13 +1,13 @@
 //! `tiles pdb build`: a partition's tables built into the cache (or found there), with
 //! their memory, build time and value distribution; and the tables of `tiles solve`,
-//! loaded or built with a progress bar.
+//! loaded or built, the builds shown by the program's observer.
 
 use super::common::cache_dir;
 use crate::domain::ProgramEnv;
 use crate::tiles::board::Board;
 use crate::tiles::format::thousands;
 use crate::tiles::pdb;
-use std::io::IsTerminal;
+use crate::util::observe::Observer;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -40,42 +40,16 @@ pub struct PdbBuildArgs {
     pub out: PathBuf,
 }
 
-/// The PDB heuristic of `partition` towards `goal`, from the cache or built with a
-/// progress bar on stderr (plain lines when stderr is not a terminal).
+/// The PDB heuristic of `partition` towards `goal`, from the cache or built, the builds
+/// shown by `observer` (a bar on a terminal, plain lines otherwise).
 pub(super) fn heuristic(
     partition: &str,
     goal: &Board,
     cache: &std::path::Path,
+    observer: &dyn Observer,
 ) -> anyhow::Result<(pdb::PdbHeuristic, Vec<pdb::Origin>)> {
     let (name, partitions) = pdb::parse_partitions(partition, goal)?;
-    let groups = pdb::distinct_groups(&partitions);
-    if !std::io::stderr().is_terminal() {
-        return pdb::load_heuristic(
-            goal,
-            name,
-            partitions,
-            cache,
-            &pdb::progress_lines(&groups, &|text| crate::util::notice::note(text)),
-        );
-    }
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{msg} [{bar:40}] {pos}/{len} placements ({elapsed})",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    let result = pdb::load_heuristic(goal, name, partitions, cache, &|i, done, total| {
-        bar.set_message(format!(
-            "building the pattern database of tiles {:?}",
-            groups[i]
-        ));
-        bar.set_length(total);
-        bar.set_position(done);
-    });
-    bar.finish_and_clear();
-    result
+    pdb::load_heuristic(goal, name, partitions, cache, observer)
 }
 
 /// `tiles pdb build`'s output.
@@ -94,7 +68,7 @@ pub(super) fn build(a: &PdbBuildArgs, env: &ProgramEnv) -> anyhow::Result<String
     let goal = Board::default_goal(crate::tiles::board::Shape::new(side, side)?, 1);
     let started = std::time::Instant::now();
     let cache = cache_dir(a.cache.as_deref(), env, &a.out);
-    let (h, origins) = heuristic(&a.partition, &goal, &cache)?;
+    let (h, origins) = heuristic(&a.partition, &goal, &cache, env.observer())?;
     let mut s = format!(
         "partition {} on the {} board: {} tables, {} bytes, {:.2} s\n",
         h.name,

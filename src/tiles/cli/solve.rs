@@ -3,6 +3,7 @@
 
 use super::common::{BoardArgs, cache_dir, classic_heuristic, load};
 use crate::domain::ProgramEnv;
+use crate::search::{Limits, Stop};
 use crate::tiles::board::{Board, MoveOrder};
 use crate::tiles::deepen::Control;
 use crate::tiles::format;
@@ -91,7 +92,7 @@ fn solve_pdb(
     let h = match partition {
         Some(partition) => {
             let cache = cache_dir(a.cache.as_deref(), env, &a.out);
-            super::pdb_build::heuristic(partition, goal, &cache)?.0
+            super::pdb_build::heuristic(partition, goal, &cache, env.observer())?.0
         }
         None => pdb::PdbHeuristic::manhattan(goal),
     };
@@ -114,8 +115,7 @@ const SEARCH_STOPS: &str = "the search ends within a second";
 /// `tiles solve`'s control of IDA*: its expansion limit, and `stop` (Ctrl-C).
 fn control<'a>(a: &SolveArgs, stop: &'a Cancel) -> Control<'a> {
     Control {
-        expand_limit: a.expand_limit,
-        stop: Some(stop),
+        limits: Limits::expansions(a.expand_limit).with_cancel(stop),
         ..Control::default()
     }
 }
@@ -123,7 +123,7 @@ fn control<'a>(a: &SolveArgs, stop: &'a Cancel) -> Control<'a> {
 /// `tiles solve`'s output for an IDA* result: its block, and its moves when asked for;
 /// an interrupted search is an error saying what it had done.
 fn ida_text(a: &SolveArgs, start: &Board, r: &IdaResult) -> anyhow::Result<String> {
-    if r.interrupted {
+    if r.stop == Stop::Interrupted {
         return Err(r.interruption().into());
     }
     let mut s = format::ida_block(start, r);
@@ -186,7 +186,7 @@ pub(super) fn solve(a: &SolveArgs, env: &ProgramEnv) -> anyhow::Result<String> {
             } else {
                 problem.dfs(a.expand_limit)
             };
-            if o.stats.out_of_memory {
+            if o.stop == Stop::MemoryLimit {
                 let name = if a.algorithm == Algorithm::Bfs {
                     "bfs"
                 } else {
@@ -194,14 +194,16 @@ pub(super) fn solve(a: &SolveArgs, env: &ProgramEnv) -> anyhow::Result<String> {
                 };
                 return Err(out_of_memory(name, o.stats.expanded));
             }
-            match &o.path {
-                Some(p) => format::gsa_result(o.stats.expanded, o.cost, Some(&moves_of(p))),
-                None => format::gsa_result(o.stats.expanded, o.last_depth, None),
+            match (&o.path, o.cost) {
+                (Some(p), Some(cost)) => {
+                    format::gsa_result(o.stats.expanded, cost, Some(&moves_of(p)))
+                }
+                _ => format::gsa_result(o.stats.expanded, o.last_depth, None),
             }
         }
         Algorithm::Astar => {
             let o = problem.astar(a.expand_limit);
-            if o.stats.out_of_memory {
+            if o.stop == Stop::MemoryLimit {
                 return Err(out_of_memory("astar", o.stats.expanded));
             }
             match &o.path {
@@ -232,8 +234,7 @@ pub fn generic_ida(problem: &Problem, expand_limit: Option<u64>) -> IdaResult {
         generated: o.stats.generated,
         expanded: o.stats.expanded,
         max_depth: o.stats.max_frontier as u32,
-        limit_reached: o.limit_reached,
-        interrupted: false,
+        stop: o.stop,
         seconds: started.elapsed().as_secs_f64(),
     }
 }

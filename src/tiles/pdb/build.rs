@@ -7,6 +7,7 @@ use super::rank::{Pattern, Unranker, pdep_bits, pext, pext_bits, select_bit};
 use super::table::{Encoding, Table};
 use crate::tiles::board::{Board, MAX_CELLS};
 use crate::util::huge::prefetch;
+use crate::util::observe::{Observer, Work};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -48,25 +49,25 @@ word!(AtomicU16, u16, 16);
 word!(AtomicU32, u32, 32);
 word!(AtomicU64, u64, 64);
 
-/// Builds the table of `tiles` towards `goal` (one blank). `progress(done, total)` is
-/// called after every layer with the number of placements valued so far.
-pub fn build(goal: &Board, tiles: &[u8], progress: &dyn Fn(u64, u64)) -> Table {
-    build_both(goal, tiles, bit_instructions(), progress)
+/// Builds the table of `tiles` towards `goal` (one blank), a task of `observer` whose
+/// parts are placements, advanced after every layer by the placements valued in it.
+pub fn build(goal: &Board, tiles: &[u8], observer: &dyn Observer) -> Table {
+    build_both(goal, tiles, bit_instructions(), observer)
 }
 
 /// The table with the bit instructions `bits`. A build whose values do not fit nibbles
 /// is done again with bytes.
-fn build_both(goal: &Board, tiles: &[u8], bits: Bits, progress: &dyn Fn(u64, u64)) -> Table {
+fn build_both(goal: &Board, tiles: &[u8], bits: Bits, observer: &dyn Observer) -> Table {
     let started = Instant::now();
     let free = goal.len() - tiles.len();
     for encoding in [Encoding::Nibbles, Encoding::Bytes] {
         let how = (encoding, bits);
         let built = if free <= 8 {
-            build_with::<AtomicU16>(goal, tiles, how, progress)
+            build_with::<AtomicU16>(goal, tiles, how, observer)
         } else if free <= 16 {
-            build_with::<AtomicU32>(goal, tiles, how, progress)
+            build_with::<AtomicU32>(goal, tiles, how, observer)
         } else {
-            build_with::<AtomicU64>(goal, tiles, how, progress)
+            build_with::<AtomicU64>(goal, tiles, how, observer)
         };
         if let Some(mut table) = built {
             table.build_seconds = started.elapsed().as_secs_f64();
@@ -293,7 +294,7 @@ fn build_with<W: Word>(
     goal: &Board,
     tiles: &[u8],
     (encoding, instr): (Encoding, Bits),
-    progress: &dyn Fn(u64, u64),
+    observer: &dyn Observer,
 ) -> Option<Table> {
     let shape = goal.shape();
     let grid = Grid::new(shape);
@@ -347,6 +348,8 @@ fn build_with<W: Word>(
         limit,
         overflow: &overflow,
     };
+    let name = format!("building the pattern database of tiles {tiles:?}");
+    let task = observer.task(&Work::new(&name, "placements", Some(entries)));
     let mut histogram: Vec<u64> = Vec::new();
     let mut valued = 0u64;
     let mut depth = 0u32;
@@ -361,7 +364,7 @@ fn build_with<W: Word>(
         }
         histogram.push(count);
         valued += count;
-        progress(valued, entries);
+        task.set(valued);
         if created == 0 {
             break;
         }
@@ -402,7 +405,7 @@ mod tests {
             let goal = Board::default_goal(Shape::new(side, side).unwrap(), 1);
             let built: Vec<_> = (all.iter())
                 .map(|&bits| {
-                    let t = build_both(&goal, tiles, bits, &|_, _| {});
+                    let t = build_both(&goal, tiles, bits, &crate::util::observe::Quiet);
                     (t.data, t.histogram)
                 })
                 .collect();

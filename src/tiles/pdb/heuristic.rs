@@ -155,7 +155,7 @@ impl PdbHeuristic {
         let tiles: Vec<u8> = goal.tiles().iter().copied().filter(|&t| t != 0).collect();
         let tables = tiles
             .iter()
-            .map(|&t| super::build::build(goal, &[t], &|_, _| ()))
+            .map(|&t| super::build::build(goal, &[t], &crate::util::observe::Quiet))
             .collect();
         let partition = Partition {
             name: "manhattan".into(),

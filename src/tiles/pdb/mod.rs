@@ -62,7 +62,7 @@ mod table;
 
 pub use build::build;
 pub use heuristic::{Part, PdbHeuristic, Reflection, distinct_groups};
-pub use load::{load_heuristic, progress_lines, shared};
+pub use load::{load_heuristic, shared};
 pub use names::{check_ida_heuristic, heuristic_names, heuristic_partition, split_heuristics};
 pub use partition::{
     CATALOGUES, MAX_ENTRIES, MAX_PARTS, PARTITION_NAMES, Partition, named_side, parse_partitions,
@@ -113,7 +113,7 @@ pub(crate) mod tests {
         let (name, parts) = parse_partitions(partition, goal).unwrap();
         let tables = distinct_groups(&parts)
             .iter()
-            .map(|g| build(goal, g, &|_, _| {}))
+            .map(|g| build(goal, g, &crate::util::observe::Quiet))
             .collect();
         PdbHeuristic::max_of(goal, name, &parts, tables, reflect)
     }
@@ -321,9 +321,11 @@ pub(crate) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let goal = goal3();
         let tiles = [1u8, 2, 3, 4];
-        let (t, o) = load_or_build(dir.path(), &goal, &tiles, &|_, _| {}).unwrap();
+        let (t, o) =
+            load_or_build(dir.path(), &goal, &tiles, &crate::util::observe::Quiet).unwrap();
         assert_eq!(o, Origin::Built);
-        let (u, o) = load_or_build(dir.path(), &goal, &tiles, &|_, _| {}).unwrap();
+        let (u, o) =
+            load_or_build(dir.path(), &goal, &tiles, &crate::util::observe::Quiet).unwrap();
         assert_eq!(o, Origin::Loaded);
         assert_eq!((t.data.clone(), t.histogram.clone()), (u.data, u.histogram));
         let path = cache_file(dir.path(), &goal, &tiles);
@@ -338,7 +340,8 @@ pub(crate) mod tests {
                 .to_string()
                 .contains("checksum")
         );
-        let (_, o) = load_or_build(dir.path(), &goal, &tiles, &|_, _| {}).unwrap();
+        let (_, o) =
+            load_or_build(dir.path(), &goal, &tiles, &crate::util::observe::Quiet).unwrap();
         assert_eq!(o, Origin::Built);
         assert!(load(&path, &goal, &tiles).is_ok());
         // Truncated, another version, another goal: never used.
@@ -359,14 +362,20 @@ pub(crate) mod tests {
                 .contains("version")
         );
         let other = Board::parse("0 1 2 3 4 5 6 7 8", None, None, "g").unwrap();
-        save(&path, &other, &build(&other, &tiles, &|_, _| {})).unwrap();
+        save(
+            &path,
+            &other,
+            &build(&other, &tiles, &crate::util::observe::Quiet),
+        )
+        .unwrap();
         assert!(
             load(&path, &goal, &tiles)
                 .unwrap_err()
                 .to_string()
                 .contains("goal")
         );
-        let (_, o) = load_or_build(dir.path(), &goal, &tiles, &|_, _| {}).unwrap();
+        let (_, o) =
+            load_or_build(dir.path(), &goal, &tiles, &crate::util::observe::Quiet).unwrap();
         assert_eq!(o, Origin::Built);
         assert_eq!(
             std::fs::read_dir(dir.path()).unwrap().count(),

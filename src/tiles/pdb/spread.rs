@@ -244,7 +244,7 @@ mod tests {
         let goal = Board::default_goal(Shape::new(4, 4).unwrap(), 1);
         let mut rng = rng_from_seed(7);
         for tiles in [&[5u8][..], &[1, 2], &[3, 7, 11], &[1, 2, 3, 6, 7]] {
-            let table = super::super::build(&goal, tiles, &|_, _| {});
+            let table = super::super::build(&goal, tiles, &crate::util::observe::Quiet);
             let s = Spread::of(&table).unwrap();
             assert_eq!(s.bytes() as u64, 16u64.pow(tiles.len() as u32).div_ceil(2));
             // The same values a byte each spread the same.

@@ -247,13 +247,13 @@ pub fn load_or_build(
     dir: &Path,
     goal: &Board,
     tiles: &[u8],
-    progress: &dyn Fn(u64, u64),
+    observer: &dyn crate::util::observe::Observer,
 ) -> anyhow::Result<(Table, Origin)> {
     let path = cache_file(dir, goal, tiles);
     if let Some(t) = try_load(&path, || load(&path, goal, tiles)) {
         return Ok((t, Origin::Loaded));
     }
-    let table = build(goal, tiles, progress);
+    let table = build(goal, tiles, observer);
     save(&path, goal, &table)
         .with_context(|| format!("saving the pattern database {}", path.display()))?;
     Ok((table, Origin::Built))

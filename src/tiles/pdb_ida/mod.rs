@@ -125,8 +125,8 @@ pub fn solve_with(
 
 /// The serial search `s` of `start`, iteration after iteration.
 fn deepen_serial<'a, 'c: 'a>(mut s: Search<'a>, start: &Board, control: Control<'c>) -> IdaResult {
-    s.c = Counters::new(control.expand_limit);
-    s.stop = control.stop;
+    s.c = Counters::new(control.limits.expansions);
+    s.stop = control.cancel();
     let (md, h0, moves) = (s.md(), s.h0(), s.moves);
     let mut serial = Serial {
         s,

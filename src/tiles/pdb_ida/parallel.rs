@@ -329,14 +329,14 @@ pub fn solve_parallel_with(
 ) -> IdaResult {
     assert_eq!(start.blanks(), 1, "the PDB IDA* handles one blank");
     let mut root = Search::new(h, start, order, fsm);
-    root.stop = control.stop;
+    root.stop = control.cancel();
     let (md, h0, moves) = (root.md(), root.h0(), root.moves);
     let mut p = Parallel {
         root,
         blank: start.blank(),
         md,
         split: 2,
-        c: Counters::new(control.expand_limit),
+        c: Counters::new(control.limits.expansions),
     };
     crate::tiles::deepen::deepen(&mut p, h0, md == 0, &moves, control)
 }

@@ -9,6 +9,8 @@ use super::super::pdb::tests::heuristic;
 use super::super::tests::random_walk;
 use super::patterns::SPREAD;
 use super::*;
+use crate::search::{Limits, Stop};
+use crate::util::observe::{Observer, Recorder};
 use crate::util::rng::rng_from_seed;
 use rand::RngExt;
 
@@ -163,8 +165,8 @@ fn pdb_ida_with_one_tile_patterns_is_the_manhattan_ida_node_for_node() {
             );
             let b = solve(&inst.board, &h, MoveOrder::KORF, Some(limit));
             assert_eq!(
-                (a.generated, a.expanded, a.limit_reached),
-                (b.generated, b.expanded, b.limit_reached)
+                (a.generated, a.expanded, a.stop),
+                (b.generated, b.expanded, b.stop)
             );
         }
     }
@@ -266,25 +268,29 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
         };
         let parallel = |expand_limit, resume| {
             let control = || Control {
-                expand_limit,
+                limits: Limits::expansions(expand_limit),
                 resume,
                 ..Control::default()
             };
             pool.install(|| solve_parallel_with(&start, &h, MoveOrder::KORF, pruning, control()))
         };
         // The iterations' last counts, where an off-by-one would show.
-        let mut checkpoints = Vec::new();
-        let mut keep = |c: &super::super::deepen::Checkpoint| checkpoints.push(c.clone());
+        let keep = Recorder::default();
         let full = solve_with(
             &start,
             &h,
             MoveOrder::KORF,
             pruning,
             Control {
-                on_iteration: Some(&mut keep),
+                observer: &keep,
                 ..Control::default()
             },
         );
+        let checkpoints: Vec<Checkpoint> = keep
+            .checkpoints()
+            .iter()
+            .map(|c| Checkpoint::from_json(c).unwrap())
+            .collect();
         let mut limits: Vec<u64> = vec![0, 1, 2, full.expanded - 1, full.expanded];
         for c in &checkpoints {
             limits.extend([c.expanded - 1, c.expanded, c.expanded + 1]);
@@ -300,7 +306,7 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
                     p.generated,
                     p.expanded,
                     p.max_depth,
-                    p.limit_reached,
+                    p.stop,
                     &p.thresholds,
                     &p.moves
                 ),
@@ -308,14 +314,18 @@ fn parallel_search_stops_at_the_serial_searchs_node_and_resumes_as_it() {
                     s.generated,
                     s.expanded,
                     s.max_depth,
-                    s.limit_reached,
+                    s.stop,
                     &s.thresholds,
                     &s.moves
                 ),
                 "machine {}, limit {limit}",
                 pruning.is_some()
             );
-            assert_eq!(s.limit_reached, limit < full.expanded, "limit {limit}");
+            assert_eq!(
+                s.stop == Stop::ExpansionLimit,
+                limit < full.expanded,
+                "limit {limit}"
+            );
         }
         for c in checkpoints {
             let p = parallel(None, Some(c));
@@ -344,21 +354,34 @@ fn a_stop_request_ends_the_search_within_a_poll_and_it_resumes_as_if_never_stopp
     let fsm = machine(goal.shape());
     let options = Some(&fsm);
     // Each search: the stop request, and the checkpoint at which it was set.
-    let stopped = |search: &dyn Fn(Control) -> IdaResult| {
-        let (stop, mut at) = (Cancel::default(), None);
-        let mut watch = |c: &Checkpoint| {
+    /// Sets its stop request at the first checkpoint past a million expansions.
+    struct Watch {
+        stop: Cancel,
+        at: std::sync::Mutex<Option<Checkpoint>>,
+    }
+    impl Observer for Watch {
+        fn checkpoint(&self, state: &serde_json::Value) {
+            let c = Checkpoint::from_json(state).unwrap();
+            let mut at = self.at.lock().unwrap();
             if c.expanded >= POLL_EVERY && at.is_none() {
-                stop.cancel();
-                at = Some(c.clone());
+                self.stop.cancel();
+                *at = Some(c);
             }
+        }
+    }
+    let stopped = |search: &dyn Fn(Control) -> IdaResult| {
+        let watch = Watch {
+            stop: Cancel::default(),
+            at: std::sync::Mutex::new(None),
         };
         let r = search(Control {
-            stop: Some(&stop),
-            on_iteration: Some(&mut watch),
+            limits: Limits::default().with_cancel(&watch.stop),
+            observer: &watch,
             ..Control::default()
         });
+        let at = watch.at.into_inner().unwrap();
         let at = at.expect("an iteration of a million expansions");
-        assert!(r.interrupted && !r.limit_reached && r.moves.is_none());
+        assert!(r.stop == Stop::Interrupted && r.moves.is_none());
         assert_eq!(r.thresholds.len(), at.thresholds.len() + 1);
         (r, at)
     };
