@@ -389,12 +389,12 @@ fn exact_counts_every_length_of_four_as_a_brute_force_does() {
         if let Some(d) = distance(&code.join("/")) {
             *want.entry(d).or_insert(0u128) += 1;
         }
-        for k in 0..15 {
-            if jumps[k] < legal(k) {
-                jumps[k] += 1;
+        for (k, jump) in jumps.iter_mut().enumerate().take(15) {
+            if *jump < legal(k) {
+                *jump += 1;
                 continue 'mazes;
             }
-            jumps[k] = 1;
+            *jump = 1;
         }
         break;
     }

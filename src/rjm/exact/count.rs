@@ -30,7 +30,7 @@ impl Big {
     }
 
     /// `self + other`; counts never come near 2^320, so an overflow is a bug.
-    pub fn add(self, other: Big) -> Big {
+    fn sum_of(self, other: Big) -> Big {
         let mut out = Big::ZERO;
         let mut carry = false;
         for i in 0..LIMBS {
@@ -104,7 +104,7 @@ impl Big {
         let digits = self.to_string();
         let mut out = String::new();
         for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);
@@ -113,9 +113,16 @@ impl Big {
     }
 }
 
+impl std::ops::Add for Big {
+    type Output = Big;
+    fn add(self, other: Big) -> Big {
+        self.sum_of(other)
+    }
+}
+
 impl std::iter::Sum for Big {
     fn sum<I: Iterator<Item = Big>>(iter: I) -> Big {
-        iter.fold(Big::ZERO, Big::add)
+        iter.fold(Big::ZERO, |a, b| a + b)
     }
 }
 
@@ -208,7 +215,7 @@ mod tests {
         assert_eq!(Big::from_u128(7).grouped(), "7");
         assert_eq!(Big::ZERO.to_string(), "0");
         assert!((b.to_f64() / 2f64.powi(300) - 1.0).abs() < 1e-15);
-        assert!(Big::from_u128(u128::MAX).add(Big::from_u128(1)) > Big::from_u128(u128::MAX));
+        assert!(Big::from_u128(u128::MAX) + Big::from_u128(1) > Big::from_u128(u128::MAX));
     }
 
     #[test]

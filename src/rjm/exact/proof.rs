@@ -79,7 +79,7 @@ impl Proof {
         for f in by_part.values() {
             for (&l, n) in &f.histogram {
                 let e = histogram.entry(l).or_insert(Big::ZERO);
-                *e = e.add(*n);
+                *e = *e + *n;
             }
         }
         let found = histogram.keys().next_back().copied().unwrap_or(0);
@@ -272,11 +272,14 @@ pub fn board_note(
     st.last_note = Some(Instant::now());
     st.last_upper = upper;
     let n = board.size;
+    let interval = match st.lower {
+        lo if lo == upper => format!("{lo}"),
+        lo => format!("{lo} to {upper}"),
+    };
     Some(format!(
-        "{n}x{n}: {} of the {} parts remain; the longest shortest path is {} to {upper} moves",
+        "{n}x{n}: {} of the {} parts remain; the longest shortest path is {interval} moves",
         st.open.len(),
         board.parts,
-        st.lower
     ))
 }
 

@@ -71,8 +71,8 @@ pub fn algorithm() -> Algorithm {
             ParamSpec::choice(
                 "bound",
                 Bound::NAMES,
-                Some("layers"),
-                "how a partial maze's longest path is bounded: reach (a layer per unseen cell an unpopped cell can jump to), paths (only cells on a chain of jumps to the goal), layers (paths, and the chain starts a layer lower when the last layer queued cannot begin it)",
+                Some("reach"),
+                "how a partial maze's longest path is bounded: reach (a layer per unseen cell an unpopped cell can jump to), paths (only cells on a chain of jumps to the goal: fewer nodes, slower per node), layers (paths, and the chain starts a layer lower when the last layer queued cannot begin it)",
             ),
         ],
     }

@@ -44,7 +44,7 @@ impl Outcome {
         }
         for (length, n) in other.histogram {
             let e = self.histogram.entry(length).or_insert(Big::ZERO);
-            *e = e.add(n);
+            *e = *e + n;
         }
         self.nodes += other.nodes;
     }
@@ -85,7 +85,7 @@ impl<'a> Tally<'a> {
         leaves.sort_unstable();
         for ((length, free), n) in leaves {
             let e = histogram.entry(length).or_insert(Big::ZERO);
-            *e = e.add(Exps(free).value().mul_small(n));
+            *e = *e + Exps(free).value().mul_small(n);
         }
         Outcome {
             histogram,
