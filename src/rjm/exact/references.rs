@@ -24,21 +24,40 @@ pub const REFERENCES: &[ReferenceFunction] = &[
     },
 ];
 
-/// Facts of the report's studies: the proved optimum of every size a block's runs use.
-pub const FACTS: &[FactFunction] = &[FactFunction {
-    name: "rjm.optima",
-    facts: &["["],
-    compute: optima_facts,
-}];
+/// Facts of the report's studies: the proved optimum of every size a block's runs use
+/// (`rjm.optima`), and the longest path of the sizes whose best stored maze no maze
+/// beats (`rjm.longest`).
+pub const FACTS: &[FactFunction] = &[
+    FactFunction {
+        name: "rjm.optima",
+        facts: &["["],
+        compute: optima_facts,
+    },
+    FactFunction {
+        name: "rjm.longest",
+        facts: &["["],
+        compute: longest_facts,
+    },
+];
 
 /// The whole search of a size from the stored best maze's length (every length from 1
 /// when none is stored), stopped after a minute: `None` then.
 pub fn proved(size: usize) -> Option<Outcome> {
-    let at_least = crate::rjm::best::built_in()
+    let at_least = stored_length(size).unwrap_or(1);
+    search_within_a_minute(size, at_least).filter(|o| o.longest() > 0)
+}
+
+/// The length of the best maze stored for a size.
+fn stored_length(size: usize) -> Option<u32> {
+    crate::rjm::best::built_in()
         .ok()?
         .iter()
         .find(|r| r.size == size)
-        .map_or(1, |r| r.length as u32);
+        .map(|r| r.length as u32)
+}
+
+/// Every part of a size searched from `at_least` up, unless that takes over a minute.
+fn search_within_a_minute(size: usize, at_least: u32) -> Option<Outcome> {
     let cancel = std::sync::Arc::new(Cancel::default());
     let timer = std::sync::Arc::clone(&cancel);
     std::thread::spawn(move || {
@@ -51,7 +70,32 @@ pub fn proved(size: usize) -> Option<Outcome> {
         threads: 1,
         cancel: Some(&cancel),
     };
-    solve(size, &settings).filter(|o| o.longest() > 0)
+    solve(size, &settings)
+}
+
+/// Per size from 5×5 to 7×7 whose stored best maze no maze beats, proved by searching
+/// every part from one move more within a minute: `[7].longest` (that maze's length,
+/// the longest any maze of the size has), `[7].above` (the length no maze reaches) and
+/// `[7].nodes` (the search's nodes). The block's rows are not read.
+fn longest_facts(_: &FactInput) -> anyhow::Result<Facts> {
+    let mut f = Facts::default();
+    for size in 5..=7 {
+        if let Some((length, nodes)) = longest(size) {
+            let key = format!("[{size}]");
+            f.set(format!("{key}.longest"), i64::from(length));
+            f.set(format!("{key}.above"), i64::from(length + 1));
+            f.set(format!("{key}.nodes"), nodes);
+        }
+    }
+    Ok(f)
+}
+
+/// The stored best maze's length when no maze of the size is longer (searched within a
+/// minute), and the nodes of that search.
+fn longest(size: usize) -> Option<(u32, u64)> {
+    let length = stored_length(size)?;
+    let o = search_within_a_minute(size, length + 1)?;
+    o.histogram.is_empty().then_some((length, o.nodes))
 }
 
 /// The proved longest shortest path of a size (`"5"`) and the mazes reaching it.
@@ -113,5 +157,11 @@ mod tests {
         assert_eq!(value("rjm.optimum_objective", "5"), Some(-21.0));
         assert_eq!(value("rjm.optimum_length", "4"), Some(12.0));
         assert_eq!(value("rjm.optimum_length", "11"), None);
+    }
+
+    #[test]
+    fn the_longest_seven_by_seven_maze_has_45_moves() {
+        assert_eq!(longest(7).map(|l| l.0), Some(45));
+        assert_eq!(longest(5).map(|l| l.0), Some(21));
     }
 }
