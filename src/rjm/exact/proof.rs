@@ -179,7 +179,7 @@ impl Proof {
         match self.lower {
             0 => String::new(),
             lo if lo == self.upper => format!(
-                ": a maze of {lo} was found, and no maze is longer (the unfinished parts may hold more of {lo})"
+                ": a maze of {lo} was found, and no maze is longer; the unfinished parts may hold more of {lo}"
             ),
             lo => format!(
                 ": a maze of {lo} was found, and no maze is longer than {}",
