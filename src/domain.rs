@@ -40,6 +40,11 @@ impl ProgramEnv {
     }
 }
 
+/// What a domain concludes from an experiment's results table, printed by `run` and
+/// `merge` after writing the tables (a proof's result); `None` when it has nothing to say
+/// of these runs.
+pub type Conclude = fn(&polars::prelude::DataFrame) -> anyhow::Result<Option<String>>;
+
 /// A puzzle domain (see the module's doc).
 #[derive(Clone)]
 pub struct Domain {
@@ -51,6 +56,7 @@ pub struct Domain {
     /// Reference values per problem, for targets relative to them.
     pub references: Vec<ReferenceFunction>,
     pub program: Program,
+    pub conclude: Option<Conclude>,
 }
 
 impl Domain {

@@ -1,5 +1,5 @@
 //! The HTML report in a real browser: headless Chromium (Debian's `chromium`) opens the
-//! report written from the README's study, every figure draws, it prints to PDF and its
+//! report written from the study of docs/studies.md, every figure draws, it prints to PDF and its
 //! screenshot is not blank. Asked to run (`cargo test --release --test browser --
 //! --ignored`, which `.ci/run` does when it can install Chromium), it fails when
 //! Chromium is missing rather than skip.
@@ -50,11 +50,12 @@ fn headless(profile: &Path, url: &str, args: &[String]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// A report written from the README's study, in a folder of its own.
+/// A report written from the study of `docs/studies.md`, in a folder of its own.
 fn report() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/studies.md"))
+            .unwrap();
     std::fs::create_dir_all(dir.path().join("configs")).unwrap();
     std::fs::create_dir_all(dir.path().join("experiments")).unwrap();
     for block in readme

@@ -888,3 +888,82 @@ fn finding9_a_stop_while_the_report_renders_is_exit_130() {
     assert!(stderr.contains("slow.md was not written"), "{stderr}");
     assert!(!p.path().join("outputs/report/slow.md").exists());
 }
+
+/// The fourth pass: what a broken standard error, a text column, a repeated experiment,
+/// too many targets, a sampled budget, a negative flag and escape codes in a config get.
+#[test]
+fn fourth_pass_findings_are_one_line_errors_or_harmless() {
+    let p = project();
+    let dir = p.path();
+    // Standard error on a full device: no panic (exit 0; nothing can be said).
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_searchlab"))
+        .args(["run", "tiny", "--jobs", "2"])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(full)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    // A text column as a block's metric.
+    let study = |blocks: &str| {
+        format!(
+            "title = \"t\"\ndefault = false\n\n[[question]]\ntitle = \"q\"\nanswer = \"a\"\n\n{blocks}"
+        )
+    };
+    std::fs::write(
+        dir.join("experiments/s1.toml"),
+        study("[[question.block]]\nkind = \"table\"\nexperiment = \"tiny\"\ngroup = \"decay\"\nmetric = \"best_maze\"\n"),
+    )
+    .unwrap();
+    assert_user_error(
+        &sl(dir, &["report", "--study", "s1"]),
+        "is text, not a number",
+    );
+    // One experiment twice in a block.
+    std::fs::write(
+        dir.join("experiments/s2.toml"),
+        study("[[question.block]]\nkind = \"box\"\nexperiment = [\"tiny\", \"tiny\"]\nx = \"decay\"\nmetric = \"best_path_length\"\n"),
+    )
+    .unwrap();
+    assert_user_error(&sl(dir, &["report", "--study", "s2"]), "listed twice");
+    // Ten thousand targets.
+    let targets: Vec<String> = (0..10_000).map(|i| format!("-{i}")).collect();
+    std::fs::write(
+        dir.join("experiments/s3.toml"),
+        study(&format!(
+            "[[question.block]]\nkind = \"ecdf\"\nexperiment = \"tiny\"\ngroup = \"decay\"\ntargets = [{}]\n",
+            targets.join(", ")
+        )),
+    )
+    .unwrap();
+    assert_user_error(&sl(dir, &["report", "--study", "s3"]), "takes at most 1000");
+    // A race that samples the budget.
+    let race = format!(
+        "{}\n[[variant]]\nname = \"geo\"\n\n[tune]\nmetric = \"best_path_length\"\nbudget = 20\ntrain_seeds = 10\ntest_seeds = 2\nseed = 1\nsamples = 3\n\n[tune.sample.geo]\nevaluations = {{ min = 100, max = 1000 }}\n",
+        TINY.replace("name = \"tiny\"", "name = \"race\"")
+    );
+    std::fs::write(dir.join("configs/race.toml"), race).unwrap();
+    assert_user_error(
+        &sl(dir, &["tune", "configs/race.toml"]),
+        "tune.sample.geo.evaluations: evaluations is the run's budget",
+    );
+    // A negative count names its flag.
+    assert_user_error(&sl(dir, &["run", "tiny", "--jobs", "-1"]), "--jobs");
+    // Escape codes in a config's description are shown as escapes by `list`.
+    std::fs::write(
+        dir.join("configs/esc.toml"),
+        TINY.replace(
+            "name = \"tiny\"",
+            "name = \"esc\"\ndescription = \"\\u001b]0;owned\\u0007\\u001b[2J\"",
+        ),
+    )
+    .unwrap();
+    let out = sl(dir, &["list"]);
+    ok(&out);
+    assert!(!out.stdout.contains('\u{1b}'), "{:?}", out.stdout);
+    assert!(out.stdout.contains("\\u{1b}]0;owned"), "{}", out.stdout);
+}

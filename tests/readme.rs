@@ -1,8 +1,9 @@
-//! The README is part of the interface: every TOML example in it is a config, a study or
-//! an excerpt of a project file, and each is checked (configs planned, studies loaded,
-//! excerpts found in their file); its table of algorithms is the declarations' own
-//! (`SEARCHLAB_BLESS=1` rewrites it); and the study written from scratch in it renders,
-//! from a folder holding only the README's files.
+//! The documentation (the README and `docs/*.md`) is part of the interface: every TOML
+//! example in it is a config, a study or an excerpt of a project file, and each is
+//! checked (configs planned, studies loaded, excerpts found in their file); its table of
+//! algorithms is the declarations' own (`SEARCHLAB_BLESS=1` rewrites it); and the study
+//! written from scratch in it renders, from a folder holding only the documentation's
+//! files.
 
 mod common;
 
@@ -10,8 +11,29 @@ use common::run_in;
 use std::collections::BTreeSet;
 use std::path::Path;
 
+/// The README, then every page of `docs/`, each by its path.
+fn pages() -> Vec<(std::path::PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec![root.join("README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    paths.extend(docs);
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect()
+}
+
+/// The README and the pages of `docs/`, one after the other.
 fn readme() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap()
+    pages().into_iter().map(|(_, t)| t + "\n").collect()
 }
 
 /// The ```toml blocks of the README, in order.
@@ -125,23 +147,24 @@ fn algorithms_table() -> String {
 
 #[test]
 fn the_table_of_algorithms_is_the_declarations() {
-    let text = readme();
     let (start, end) = ("<!-- algorithms -->\n", "<!-- /algorithms -->");
-    let a = text
-        .find(start)
-        .expect("the README marks its table of algorithms")
-        + start.len();
+    let (path, text) = pages()
+        .into_iter()
+        .find(|(_, t)| t.contains(start))
+        .expect("a page of the documentation marks the table of algorithms");
+    let a = text.find(start).unwrap() + start.len();
     let b = text.find(end).expect("the end marker");
     let table = algorithms_table();
     if std::env::var_os("SEARCHLAB_BLESS").is_some() {
         let new = format!("{}{table}{}", &text[..a], &text[b..]);
-        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"), new).unwrap();
+        std::fs::write(&path, new).unwrap();
         return;
     }
     assert_eq!(
         &text[a..b],
         table,
-        "the README's table of algorithms (SEARCHLAB_BLESS=1 rewrites it)"
+        "{}: the table of algorithms (SEARCHLAB_BLESS=1 rewrites it)",
+        path.display()
     );
 }
 

@@ -84,6 +84,7 @@ pub fn run(
         done.seconds,
         done.dir.display()
     )?;
+    write!(out, "{}", conclusion(domains, &config, &done.results)?)?;
     if done.left_out > 0 {
         writeln!(
             out,
@@ -198,8 +199,25 @@ pub fn merge(domains: &[Domain], dirs: &[PathBuf], partial: bool) -> anyhow::Res
             m.seconds,
             m.dir.display()
         )?;
+        write!(out, "{}", conclusion(domains, &m.config, &m.results)?)?;
     }
     Ok(())
+}
+
+/// What the config's domain concludes from the results, if anything.
+fn conclusion(
+    domains: &[Domain],
+    config: &Config,
+    results: &polars::prelude::DataFrame,
+) -> anyhow::Result<String> {
+    let conclude = domains
+        .iter()
+        .find(|d| d.name() == config.domain.value)
+        .and_then(|d| d.conclude);
+    Ok(match conclude {
+        Some(f) => f(results)?.unwrap_or_default(),
+        None => String::new(),
+    })
 }
 
 /// `searchlab compare`: a ranking of a finished experiment's groups, and its figures.

@@ -33,6 +33,8 @@ pub fn list(domains: &[Domain], base: &Path, what: Option<&str>) -> anyhow::Resu
         None => everything(domains, base),
         Some(w) => one(domains, w)?,
     };
+    // Descriptions and titles come from files anyone may have written.
+    let text = crate::util::input::printable(&text);
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
 }

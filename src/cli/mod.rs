@@ -37,7 +37,7 @@ enum Command {
         config: PathBuf,
         #[command(flatten)]
         exec: ExecArgs,
-        /// Override a config key, e.g. --set params.evaluations=5000 or --set sweep.decay=[0.9,0.99]
+        /// Override a config key, e.g. --set params.evaluations=5000 or --set sweep.decay=[0.9,0.99]; params.KEY fixes a swept parameter (its sweep is replaced), sweep.KEY sweeps a fixed one
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
     },

@@ -33,5 +33,6 @@ pub fn domain() -> crate::domain::Domain {
             command: cli::command,
             run: cli::run_matches,
         },
+        conclude: None,
     }
 }

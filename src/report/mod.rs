@@ -315,7 +315,9 @@ pub fn document(
         "\nReport built in {:.1} s.\n",
         started.elapsed().as_secs_f64()
     ));
-    Ok(md)
+    // Study text and table values come from files anyone may have written: no control
+    // character reaches the file (and a terminal that shows it).
+    Ok(crate::util::input::printable(&md).into_owned())
 }
 
 /// `text` as a markdown code span, whatever backticks it holds: fenced by one more

@@ -4,7 +4,7 @@
 use crate::local_search::{Acceptance, Schedule, Settings};
 use crate::rjm::text::{format_evaluation, format_maze, parse_maze};
 use crate::rjm::{Maze, exact, landscape::optimize, runner};
-use crate::util::observe::{Observer, Work};
+use crate::util::observe::Observer;
 use crate::util::prompt::value_or_ask;
 use crate::util::rng::{fresh_seed, rng_from_seed};
 use clap::{Args, Subcommand};
@@ -70,16 +70,10 @@ enum RjmCommand {
     },
     /// Anneal one size with a budget and keep the longest maze ever found (src/rjm/data/best_mazes.toml)
     Best(BestArgs),
-    /// The longest shortest path of every maze of a size, by exhaustive search: proved for
-    /// 3x3 and 4x4 in moments; for 5x5 and up, proved or bounded within --seconds
-    Exact {
-        /// Maze size, 3 to 10
-        #[arg(long, value_parser = exact_size)]
-        size: usize,
-        /// Stop after this many seconds and print the bound proved so far (default: no limit)
-        #[arg(long, value_parser = seconds_arg)]
-        seconds: Option<f64>,
-    },
+    /// The longest shortest path of every maze of a size, by exhaustive search through the
+    /// pipeline (experiment rjm_exact_N: resumable, shardable, merged like any other);
+    /// proved for 3x3 to 6x6 in moments; stopped, it prints the interval it proved
+    Exact(ExactArgs),
     /// Part 6: simulated annealing with geometric cooling
     Anneal {
         #[command(flatten)]
@@ -93,6 +87,35 @@ enum RjmCommand {
         #[arg(long, value_parser = decay_arg)]
         decay: Option<f64>,
     },
+}
+
+/// The arguments of `rjm exact`.
+#[derive(Debug, Args)]
+pub struct ExactArgs {
+    /// Maze size, 3 to 10
+    #[arg(long, value_parser = exact_size)]
+    size: usize,
+    /// Stop after this many seconds and print the interval proved so far (default: no limit)
+    #[arg(long, value_parser = seconds_arg)]
+    seconds: Option<f64>,
+    /// Count the mazes of each length from L up (default: the config's, the best stored maze's length)
+    #[arg(long = "at-least", value_name = "L", value_parser = at_least_arg)]
+    at_least: Option<u32>,
+    /// Output folder: the runs are kept in DIR/rjm_exact_N/, and the same command resumes them
+    #[arg(long, value_name = "DIR", default_value = "outputs")]
+    out: PathBuf,
+    /// Search only shard I of N (0-based) of the parts, into its own journal; `searchlab merge DIR/rjm_exact_N` combines the shards
+    #[arg(long, value_name = "I/N")]
+    shard: Option<crate::pipeline::shard::Shard>,
+    /// Worker threads (default: every core)
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
+    /// Write every maze of the longest length to FILE, one per line (rows separated by '/')
+    #[arg(long, value_name = "FILE")]
+    list: Option<PathBuf>,
+    /// No progress output
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// The arguments of `rjm best`.
@@ -142,6 +165,17 @@ fn exact_size(s: &str) -> Result<usize, String> {
         Ok(n) if (3..=10).contains(&n) => Ok(n as usize),
         _ => Err(format!(
             "{} is not a maze size for exact search (3-10)",
+            crate::util::input::excerpt(s)
+        )),
+    }
+}
+
+/// A threshold length for `exact`, 1 to 100.
+fn at_least_arg(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(n) if (1..=100).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{} is not a number of moves for --at-least (1-100)",
             crate::util::input::excerpt(s)
         )),
     }
@@ -212,14 +246,13 @@ pub fn command() -> clap::Command {
 
 /// Runs the subcommand from its parsed arguments.
 pub fn run_matches(m: &clap::ArgMatches, env: &crate::domain::ProgramEnv) -> anyhow::Result<()> {
-    run(
-        <RjmArgs as clap::FromArgMatches>::from_arg_matches(m)?,
-        env.observer(),
-    )
+    run(<RjmArgs as clap::FromArgMatches>::from_arg_matches(m)?, env)
 }
 
-/// Runs the subcommand; its long work (`best`, `exact`) reports to `observer`.
-pub fn run(args: RjmArgs, observer: &dyn Observer) -> anyhow::Result<()> {
+/// Runs the subcommand; its long work (`best`, `exact`) reports to the environment's
+/// observer.
+pub fn run(args: RjmArgs, env: &crate::domain::ProgramEnv) -> anyhow::Result<()> {
+    let observer = env.observer();
     let out = match args.command {
         RjmCommand::Best(a) => best(&a, observer)?,
         RjmCommand::Generate(common) => {
@@ -228,7 +261,7 @@ pub fn run(args: RjmArgs, observer: &dyn Observer) -> anyhow::Result<()> {
             format_maze(&Maze::random(size, &mut rng))
         }
         RjmCommand::Evaluate { common, maze } => evaluate(&common, maze.as_deref())?,
-        RjmCommand::Exact { size, seconds } => exact(size, seconds, observer)?,
+        RjmCommand::Exact(a) => exact(&a, env)?,
         RjmCommand::Descend { common, iterations } => {
             let iterations = value_or_ask(iterations, "Iterations? ", iterations_arg)?;
             search(
@@ -350,45 +383,21 @@ fn best(a: &BestArgs, observer: &dyn Observer) -> anyhow::Result<String> {
     Ok(out)
 }
 
-/// `rjm exact`: the exhaustive search, pruned from the best stored maze of the size.
-fn exact(size: usize, seconds: Option<f64>, observer: &dyn Observer) -> anyhow::Result<String> {
-    let known = crate::rjm::best::built_in()?
-        .into_iter()
-        .find(|r| r.size == size)
-        .map(|r| r.length as u32);
-    let started = std::time::Instant::now();
-    let stop = crate::util::cancel::on_interrupt("the search ends and prints what it proved");
-    let subtrees = observer.task(&Work::new(
-        "",
-        "subtrees",
-        Some(exact::subtrees(size) as u64),
-    ));
-    // `exact` (rewritten elsewhere) still tells of each subtree through a callback.
-    let tell = |best: u32| subtrees.advance(1, &format!("longest known: {best} moves"));
-    let watch = exact::Watch {
-        seconds,
-        stop: Some(&stop),
-        on_subtree: Some(&tell),
-    };
-    let mut e = exact::solve_watched(size, known.unwrap_or(0), &watch);
-    subtrees.finish();
-    let seconds = started.elapsed().as_secs_f64();
-    if let Some(k) = known.filter(|&k| k > e.longest) {
-        // Stopped before meeting a maze as long as the stored one, which exists.
-        e.longest = k;
-        e.upper_bound = e.upper_bound.max(k);
-        e.example = None;
-    }
-    let mut out = e.describe(seconds);
-    out.push('\n');
-    if let Some(jumps) = &e.example {
-        for row in jumps.chunks(size) {
-            let cells: Vec<String> = row.iter().map(|j| j.to_string()).collect();
-            out.push_str(&cells.join(" "));
-            out.push('\n');
-        }
-    }
-    Ok(out)
+/// `rjm exact`: the proof of one size through the pipeline.
+fn exact(a: &ExactArgs, env: &crate::domain::ProgramEnv) -> anyhow::Result<String> {
+    let quiet = crate::util::observe::Quiet;
+    let observer: &dyn Observer = if a.quiet { &quiet } else { env.observer() };
+    exact::command::exact(&exact::command::Request {
+        size: a.size,
+        seconds: a.seconds,
+        at_least: a.at_least,
+        out: a.out.clone(),
+        shard: a.shard,
+        jobs: a.jobs,
+        list: a.list.clone(),
+        host: env.host.clone(),
+        observer,
+    })
 }
 
 /// `rjm evaluate`: a maze from a file, or a random one, with its moves from the start.

@@ -63,5 +63,6 @@ pub fn domain() -> crate::domain::Domain {
             command: cli::command,
             run: cli::run_matches,
         },
+        conclude: Some(exact::proof::conclude),
     }
 }

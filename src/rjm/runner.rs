@@ -170,7 +170,12 @@ pub fn runner() -> Runner {
         domain: "rjm",
         description: "Rook Jumping Maze design by stochastic local search (the Rook Jumping Maze assignment)",
         cache: None,
-        algorithms: vec![hill_descent(), anneal(), escape()],
+        algorithms: vec![
+            hill_descent(),
+            anneal(),
+            escape(),
+            super::exact::run::algorithm(),
+        ],
         dimension: Some(Dimension {
             name: "cells",
             meaning: "cells of the maze (size²)",

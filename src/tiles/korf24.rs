@@ -1,4 +1,4 @@
-//! The korf24 study against the papers (issue 21 §3): for each of Korf & Felner's fifty
+//! The korf24 study against the papers: for each of Korf & Felner's fifty
 //! 24-puzzle instances, our generated and expanded nodes beside the published figures
 //! (compiled in from `data/korf24_published.txt`, never read at run time), seconds and
 //! nodes per second; and a projection of the time all fifty would take, from the

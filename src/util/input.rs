@@ -46,6 +46,23 @@ pub fn clip(text: &str) -> String {
     }
 }
 
+/// `text` with every control character but newlines and tabs written as its escape
+/// (`\u{1b}`), for output that shows what files say (`list`, the report): no file can
+/// move a terminal's cursor, recolour it or rewrite its title through searchlab.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .flat_map(|c| match bad(c) {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect::<String>()
+        .into()
+}
+
 /// Byte offsets to 1-based line numbers of a text, for messages naming a line.
 pub struct LineIndex(Vec<usize>);
 
@@ -67,9 +84,22 @@ impl LineIndex {
 /// Reads the file `path` as UTF-8 text of at most [`MAX_INPUT_BYTES`]; `what` names it
 /// in messages ("config", "board file"). Every failure is a user error naming the path.
 pub fn read_file(path: &Path, what: &str) -> anyhow::Result<String> {
+    use std::os::unix::fs::OpenOptionsExt;
     let name = path.display();
-    let file = std::fs::File::open(path)
+    // Opened without waiting for a writer, so that a FIFO nothing writes to reads as
+    // empty rather than blocking forever; reads then wait as usual (process
+    // substitution, `<(…)`, still works).
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
         .map_err(|e| crate::user_error!("{name}: cannot read the {what}: {}", io_reason(&e)))?;
+    rustix::fs::fcntl_setfl(&file, rustix::fs::OFlags::empty()).map_err(|e| {
+        crate::user_error!(
+            "{name}: cannot read the {what}: {}",
+            io_reason(&std::io::Error::from(e))
+        )
+    })?;
     if let Ok(meta) = file.metadata()
         && meta.is_dir()
     {
@@ -143,6 +173,50 @@ pub fn io_reason(e: &std::io::Error) -> String {
 mod tests {
     use super::*;
     use crate::util::error::is_user_error;
+
+    #[test]
+    fn a_fifo_nothing_writes_to_reads_as_empty_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("config.toml");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        // Before, `open` waited for a writer that never came.
+        assert_eq!(read_file(&fifo, "config").unwrap(), "");
+        // A writer that comes is read to its end.
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+                std::io::Write::write_all(&mut f, b"[experiment]\n").unwrap();
+            })
+        };
+        let mut text = String::new();
+        for _ in 0..1000 {
+            text = read_file(&fifo, "config").unwrap();
+            if !text.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        writer.join().unwrap();
+        assert_eq!(text, "[experiment]\n");
+    }
+
+    #[test]
+    fn printable_text_keeps_lines_and_tabs_and_escapes_other_controls() {
+        assert_eq!(printable("a\tb\nc"), "a\tb\nc");
+        assert_eq!(
+            printable("\u{1b}[2J\u{1b}]0;owned\u{7}x\r"),
+            "\\u{1b}[2J\\u{1b}]0;owned\\u{7}x\\r"
+        );
+        assert!(matches!(printable("plain"), std::borrow::Cow::Borrowed(_)));
+    }
 
     #[test]
     fn clipped_text_keeps_its_quotes_and_escapes_controls() {

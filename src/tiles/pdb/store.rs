@@ -254,8 +254,8 @@ pub fn load_or_build(
         return Ok((t, Origin::Loaded));
     }
     let table = build(goal, tiles, observer);
-    save(&path, goal, &table)
-        .with_context(|| format!("saving the pattern database {}", path.display()))?;
+    // The write's own error names the file and why (a full disk, no permission).
+    save(&path, goal, &table)?;
     Ok((table, Origin::Built))
 }
 
