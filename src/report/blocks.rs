@@ -21,6 +21,10 @@ use std::path::PathBuf;
 pub struct Tables {
     pub results: HashMap<String, DataFrame>,
     pub anytime: HashMap<String, DataFrame>,
+    /// Each run's strict improvements of its best so far (the anytime table's columns):
+    /// with the anytime table's checkpoints, the exact hitting times of the runtime
+    /// blocks.
+    pub improvements: HashMap<String, DataFrame>,
     pub configs: HashMap<String, Config>,
     /// The `[tune]` sections of the configs that have one.
     pub tunes: HashMap<String, crate::tune::spec::TuneSpec>,
@@ -140,22 +144,32 @@ impl Renderer<'_> {
             .configs
             .get(first)
             .ok_or_else(|| anyhow::anyhow!("experiment {first} was not run"))?;
-        let read = |frames: &HashMap<String, DataFrame>| -> anyhow::Result<DataFrame> {
+        // The tables of every key, from each of `sets` (one table set, or the anytime
+        // checkpoints with the improvements), read as one.
+        let read = |sets: &[&HashMap<String, DataFrame>]| -> anyhow::Result<DataFrame> {
             let mut parts = Vec::new();
-            for (_, _, key) in &tables {
-                let df = frames
-                    .get(key)
-                    .ok_or_else(|| anyhow::anyhow!("{key} has no table"))?;
-                parts.push((key.clone(), filter.apply(df)?));
+            for set in sets {
+                for (_, _, key) in &tables {
+                    let df = set
+                        .get(key)
+                        .ok_or_else(|| anyhow::anyhow!("{key} has no table"))?;
+                    parts.push((key.clone(), filter.apply(df)?));
+                }
             }
             let named: Vec<(String, &DataFrame)> =
                 parts.iter().map(|(k, d)| (k.clone(), d)).collect();
             concat(&named)
         };
-        let results = read(&self.tables.results)?;
-        let anytime = match b.reads_anytime() || matches!(b.kind, Kind::Facts(_)) {
-            true => read(&self.tables.anytime)?,
-            false => DataFrame::default(),
+        let results = read(&[&self.tables.results])?;
+        // Runtime views read every improvement too: hitting times at the exact evaluation.
+        let exact = matches!(b.kind, Kind::Ecdf(_) | Kind::Ert(_) | Kind::FixedBudget(_))
+            && tables
+                .iter()
+                .all(|(.., k)| self.tables.improvements.contains_key(k));
+        let anytime = match (b.reads_anytime() || matches!(b.kind, Kind::Facts(_)), exact) {
+            (true, true) => read(&[&self.tables.anytime, &self.tables.improvements])?,
+            (true, false) => read(&[&self.tables.anytime])?,
+            (false, _) => DataFrame::default(),
         };
         let rows = if b.reads_anytime() {
             &anytime
@@ -200,7 +214,8 @@ impl Renderer<'_> {
         if let Some(r) = spec.runtime.as_mut() {
             r.reference = self.reference(b)?;
             let (_, trivial) = self.block_hits(b, sel, r)?;
-            note = trivial;
+            let (references, _) = self.references_shown(b, sel)?;
+            note = references + &trivial;
         }
         spec.title =
             fill(b.look.title.as_deref().unwrap_or_default(), facts).map_err(anyhow::Error::msg)?;
