@@ -444,4 +444,43 @@ mod tests {
             ]
         );
     }
+    #[test]
+    fn improvements_give_exact_hitting_times() {
+        // Checkpoints of one run, the best improving to −6 at evaluation 6.
+        let checkpoints = [
+            (1, -4.0),
+            (2, -4.0),
+            (3, -4.0),
+            (5, -4.0),
+            (7, -6.0),
+            (10, -6.0),
+        ];
+        let rows = |with_gain: bool| {
+            let mut r: Vec<(&str, &str, i64, u64, f64)> = checkpoints
+                .iter()
+                .map(|&(x, b)| ("g", "a", 5, x, b))
+                .collect();
+            if with_gain {
+                // The improvements table's rows: the start and the gain.
+                r.extend([("g", "a", 5, 1, -4.0), ("g", "a", 5, 6, -6.0)]);
+            }
+            table(&r)
+        };
+        let read = |df: &DataFrame| {
+            let all = hits(
+                df,
+                &["g".into()],
+                Targets::Absolute(&[-5.0]),
+                Better::Lower,
+                None,
+            )
+            .unwrap();
+            (all[0].runs[0].hits[0], ert(&all[0], 0), longest(&all[0]))
+        };
+        // At the checkpoints the target is first seen at 7; the improvement says 6.
+        assert_eq!(read(&rows(false)), (Some(7.0), (1, 1, Some(7.0)), 10.0));
+        assert_eq!(read(&rows(true)), (Some(6.0), (1, 1, Some(6.0)), 10.0));
+        let exact = at_budgets(&rows(true), &["g".into()], &[6.0], None).unwrap();
+        assert_eq!(exact[0].1, vec![vec![-6.0]]);
+    }
 }

@@ -261,6 +261,27 @@ pub fn alias_note(classes: &[(Vec<String>, String)]) -> String {
         .collect()
 }
 
+/// For an unpaired ranking: the note that its groups ran on the same problem instances
+/// (the `instance_seed` column pairs them one to one), so that a paired test would use
+/// that; empty otherwise.
+pub fn pairing_hint(groups: &[GroupSample]) -> String {
+    let col = "instance_seed".to_string();
+    let has = groups
+        .iter()
+        .all(|g| crate::pipeline::table::has_column(&g.group.rows, &col));
+    let keyed = has
+        && groups.iter().all(|g| {
+            crate::pipeline::table::texts(&g.group.rows, &col)
+                .is_ok_and(|t| t.iter().all(|v| !v.is_empty()))
+        });
+    if groups.len() < 2 || !keyed || check_pairing(groups, std::slice::from_ref(&col)).is_err() {
+        return String::new();
+    }
+    format!(
+        "\n*The groups ran on the same problem instances, one run each: `paired = \"{col}\"` would compare them instance by instance (Wilcoxon); this table does not.*\n"
+    )
+}
+
 /// Each run's key: the values of the pairing columns, joined.
 fn pair_keys(g: &GroupSample, cols: &[String]) -> anyhow::Result<Vec<String>> {
     let cols: Vec<Vec<String>> = cols

@@ -350,3 +350,58 @@ fn filter_facts(filter: &Filter) -> Facts {
     }
     f
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::metrics::Better;
+    use crate::pipeline::params::Value;
+    use crate::pipeline::table::{ColumnBuilder, frame};
+    use crate::present::compare::{Pairing, rank};
+    use crate::present::figure::{AnyFigure, FigureKind, FigureSpec, build};
+    use crate::present::view::summarize;
+
+    /// Groups a and b on 20 shared replicates, b one below a on each: independent
+    /// samples cannot tell them apart, pairs can.
+    fn shifted() -> polars::prelude::DataFrame {
+        let (mut g, mut r, mut y) = (
+            ColumnBuilder::new("g"),
+            ColumnBuilder::new("replicate"),
+            ColumnBuilder::new("y"),
+        );
+        for i in 0..20 {
+            for (name, v) in [("a", 10.0 + i as f64), ("b", 9.0 + i as f64)] {
+                g.push(Value::from(name));
+                r.push(Value::Int(i));
+                y.push(Value::Float(v));
+            }
+        }
+        frame(vec![g, r, y]).unwrap()
+    }
+
+    #[test]
+    fn the_interval_chart_marks_what_the_compare_table_says() {
+        let df = shifted();
+        for paired in [Vec::new(), vec!["replicate".to_string()]] {
+            let pairing = match paired.is_empty() {
+                true => Pairing::None,
+                false => Pairing::By(paired.clone()),
+            };
+            let groups = summarize(&df, &["g".into()], "y", None).unwrap();
+            let table = rank(groups, "y", Better::Higher, &pairing, None).unwrap();
+            let spec = FigureSpec {
+                group: vec!["g".into()],
+                better: Some(Better::Higher),
+                paired: paired.clone(),
+                ..FigureSpec::new(FigureKind::Interval, "y")
+            };
+            let AnyFigure::Interval(chart) = build(&spec, &df).unwrap() else {
+                panic!("an interval chart")
+            };
+            let marks: Vec<bool> = chart.rows.iter().map(|r| r.with_best).collect();
+            let tied: Vec<bool> = table.iter().map(|r| !r.worse()).collect();
+            assert_eq!(marks, tied, "paired by {paired:?}");
+            // Unpaired, b is tied with a; paired, it is worse on every one of 20 pairs.
+            assert_eq!(tied, vec![true, paired.is_empty()]);
+        }
+    }
+}

@@ -84,6 +84,10 @@ impl Renderer<'_> {
             Some(c) => Pairing::By(c.list()),
             None => Pairing::None,
         };
+        let hint = match pairing {
+            Pairing::None => compare::pairing_hint(&groups),
+            Pairing::By(_) => String::new(),
+        };
         let ranked = compare::rank(groups, &metric, better, &pairing, k.missing)?;
         let aliases = compare::same_algorithm(&ranked, &self.functions.canonical)?;
         let mut f = compare::facts(&ranked);
@@ -121,7 +125,7 @@ impl Renderer<'_> {
                 ]
             })
             .collect();
-        Ok(markdown_table(&head, &rows) + &compare::alias_note(&aliases))
+        Ok(markdown_table(&head, &rows) + &compare::alias_note(&aliases) + &hint)
     }
 
     pub(super) fn aggregate_block(

@@ -691,4 +691,43 @@ mod tests {
             }
         }
     }
+    #[test]
+    fn annealing_that_keeps_its_temperature_is_the_constant_schedule() {
+        let row = |pairs: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            let mut r: std::collections::BTreeMap<String, String> = [
+                ("algorithm", "anneal"),
+                ("size", "5"),
+                ("evaluations", "10000"),
+                ("start_seed", "2026"),
+                ("sideways_cap", ""),
+            ]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+            r.extend(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+            r
+        };
+        let form = |pairs: &[(&str, &str)]| anneal_canonical(&row(pairs)).unwrap();
+        let constant = form(&[("schedule", "constant"), ("initial_temperature", "0.5")]);
+        let geometric = form(&[
+            ("schedule", "geometric"),
+            ("initial_temperature", "0.5"),
+            ("decay", "1.0"),
+        ]);
+        assert_eq!(geometric, constant);
+        assert_eq!(
+            constant.1,
+            "Metropolis at the constant temperature T0 = 0.5"
+        );
+        let cooling = form(&[
+            ("schedule", "geometric"),
+            ("initial_temperature", "0.5"),
+            ("decay", "0.999"),
+        ]);
+        assert_ne!(cooling.0, constant.0);
+        // Another budget is another algorithm run.
+        let mut longer = row(&[("schedule", "constant"), ("initial_temperature", "0.5")]);
+        longer.insert("evaluations".into(), "20000".into());
+        assert_ne!(anneal_canonical(&longer).unwrap().0, constant.0);
+    }
 }
