@@ -30,6 +30,8 @@ pub const FACTS: &[FactFunction] = &[
             "p0.ci_low",
             "p0.ci_high",
             "p0.rate",
+            "p0.rate_low",
+            "p0.rate_high",
             "peak.p",
             "peak.rate",
             "peak.tied",
