@@ -355,16 +355,24 @@ pub fn facts_reference(domains: &[crate::domain::Domain]) -> String {
     }
     let _ = writeln!(
         out,
-        "  every block    where.COLUMN: the value its filter selected\n  config         config.EXPERIMENT.KEY: a config's value\n\nFormats: {{x:.2}} decimals, {{x:~2}} at most 2 decimals, {{x:.3g}} significant digits, {{x:,}} thousands, {{x:p}} a p-value, {{x:%}} a percentage"
+        "  every block   where.COLUMN: the value its filter selected\n  config        config.EXPERIMENT.KEY: a config's value\n\nFormats: {{x:.2}} decimals, {{x:~2}} at most 2 decimals, {{x:.3g}} significant digits, {{x:,}} thousands, {{x:p}} a p-value, {{x:%}} a percentage"
     );
     for d in domains {
         let _ = writeln!(out, "\nDomain {}:", d.name());
         for f in &d.facts {
+            let facts: Vec<String> = f
+                .facts
+                .iter()
+                .map(|n| match n.strip_suffix('[') {
+                    Some(family) => format!("{family}[KEY].…"),
+                    None => n.to_string(),
+                })
+                .collect();
             let _ = writeln!(
                 out,
                 "  fact function {:<22} gives {}",
                 f.name,
-                f.facts.join(", ")
+                facts.join(", ")
             );
         }
         for f in &d.boards {
