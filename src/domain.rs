@@ -7,7 +7,7 @@
 //! returning its descriptor and uses nothing of the other domains.
 
 use crate::pipeline::runner::Runner;
-use crate::present::facts::{FactFunction, ReferenceFunction};
+use crate::present::facts::{CanonicalFunction, FactFunction, ReferenceFunction};
 use crate::present::figure::BoardFunction;
 
 /// A domain's command-line program: `searchlab <domain> …`.
@@ -55,6 +55,9 @@ pub struct Domain {
     pub boards: Vec<BoardFunction>,
     /// Reference values per problem, for targets relative to them.
     pub references: Vec<ReferenceFunction>,
+    /// Canonical forms of its algorithms' parameters (runs that are one algorithm under
+    /// two names).
+    pub canonical: Vec<CanonicalFunction>,
     pub program: Program,
     pub conclude: Option<Conclude>,
 }
@@ -86,6 +89,10 @@ pub fn functions(domains: &[Domain]) -> Functions {
             .iter()
             .flat_map(|d| d.references.iter().copied())
             .collect(),
+        canonical: domains
+            .iter()
+            .flat_map(|d| d.canonical.iter().copied())
+            .collect(),
     }
 }
 
@@ -95,4 +102,5 @@ pub struct Functions {
     pub facts: Vec<FactFunction>,
     pub boards: Vec<BoardFunction>,
     pub references: Vec<ReferenceFunction>,
+    pub canonical: Vec<CanonicalFunction>,
 }

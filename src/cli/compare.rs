@@ -191,6 +191,7 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         group: group.clone(),
         better: q.better,
         missing: None,
+        paired: (!q.paired.is_empty()).then(|| Columns::Many(q.paired.to_vec())),
     });
     let boxes = Kind::Box(BoxFigure {
         x: None,

@@ -31,6 +31,7 @@ fn origin(e: &Entry) -> &'static str {
 pub fn list(domains: &[Domain], base: &Path, what: Option<&str>) -> anyhow::Result<()> {
     let text = match what {
         None => everything(domains, base),
+        Some("facts" | "functions") => crate::report::facts_reference(domains),
         Some(w) => one(domains, w)?,
     };
     // Descriptions and titles come from files anyone may have written.
@@ -104,11 +105,13 @@ fn one(domains: &[Domain], what: &str) -> anyhow::Result<String> {
         None => (what, None),
     };
     let Some(d) = domains.iter().find(|d| d.name() == domain) else {
-        let known: Vec<&str> = domains.iter().map(Domain::name).collect();
+        let mut known: Vec<&str> = domains.iter().map(Domain::name).collect();
+        known.extend(["facts", "functions"]);
         crate::user_bail!(
-            "no domain {} (known: {})",
+            "no domain {} (known: {}){}",
             crate::util::input::excerpt(domain),
-            known.join(", ")
+            known.join(", "),
+            crate::util::suggest::did_you_mean(domain, known.iter().copied())
         );
     };
     let chosen: Vec<&Algorithm> = match algorithm {

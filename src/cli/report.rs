@@ -118,6 +118,8 @@ fn compute(
             crate::present::outputs::write(&w.config, &w.plan, &f.results, &f.anytime, &f.dir)?;
             tables.results.insert(name.clone(), f.results.clone());
             tables.anytime.insert(name.clone(), f.anytime.clone());
+            let exact = crate::pipeline::table::read_parquet(&f.dir.join("improvements.parquet"))?;
+            tables.improvements.insert(name.clone(), exact);
             ran.push(Ran {
                 name: name.clone(),
                 runs: f.runs,
@@ -133,6 +135,9 @@ fn compute(
             tables
                 .anytime
                 .insert(key(Source::Tuned), t.heldout_anytime.clone());
+            let exact =
+                crate::pipeline::table::read_parquet(&t.dir.join("heldout_improvements.parquet"))?;
+            tables.improvements.insert(key(Source::Tuned), exact);
             tables.results.insert(key(Source::Race), t.race.clone());
             tables
                 .results

@@ -113,7 +113,9 @@ pub struct LocalSearchResult<S> {
     pub restarts: u64,
     /// The temperature after the last step (annealing only).
     pub final_temperature: Option<f64>,
-    /// (count in the settings' unit, best energy so far) at each checkpoint reached.
+    /// (count in the settings' unit, best energy so far) at each checkpoint reached and
+    /// at every strict improvement of the best (the exact count at which each new best
+    /// was first reached), in increasing count; empty without checkpoints.
     pub anytime: Vec<(u64, f64)>,
 }
 
@@ -247,7 +249,9 @@ impl<'s, S> Walk<'s, S> {
                 accepted_uphill: 0,
                 restarts: 0,
                 final_temperature: None,
-                anytime: Vec::with_capacity(settings.checkpoints.len()),
+                // Room for the checkpoints and as many improvements again: no hot-loop
+                // allocation in practice.
+                anytime: Vec::with_capacity(2 * settings.checkpoints.len() + 64),
             },
         };
         walk.out.best_at = walk.clock;
@@ -255,15 +259,26 @@ impl<'s, S> Walk<'s, S> {
         walk
     }
 
-    /// Records the best so far at every checkpoint the clock has reached.
+    /// Records the best so far at every checkpoint the clock has reached (once per
+    /// count: an improvement recorded at the same count is the same point).
     #[inline]
     fn record_checkpoints(&mut self) {
         let points = &self.settings.checkpoints;
         while self.checkpoint < points.len() && points[self.checkpoint] <= self.clock {
-            if points[self.checkpoint] == self.clock {
+            let recorded = self.out.anytime.last().is_some_and(|p| p.0 == self.clock);
+            if points[self.checkpoint] == self.clock && !recorded {
                 self.out.anytime.push((self.clock, self.out.best_energy));
             }
             self.checkpoint += 1;
+        }
+    }
+
+    /// Records a strict improvement of the best at the current count, where the run
+    /// records an anytime curve: the exact hitting time of every target it passes.
+    #[inline]
+    fn record_improvement(&mut self) {
+        if !self.settings.checkpoints.is_empty() {
+            self.out.anytime.push((self.clock, self.out.best_energy));
         }
     }
 
@@ -279,6 +294,7 @@ impl<'s, S> Walk<'s, S> {
                 self.out.best_energy = self.current;
                 self.out.best_at = self.clock;
                 land.save(&mut self.best);
+                self.record_improvement();
             }
             self.record_checkpoints();
         }
@@ -302,11 +318,13 @@ impl<'s, S> Walk<'s, S> {
             if self.accept(candidate, &mut sideways_run, rng) {
                 self.current = candidate;
                 if candidate <= self.out.best_energy {
-                    if candidate < self.out.best_energy {
-                        self.out.best_at = self.clock;
-                    }
+                    let improved = candidate < self.out.best_energy;
                     self.out.best_energy = candidate;
                     land.save(&mut self.best);
+                    if improved {
+                        self.out.best_at = self.clock;
+                        self.record_improvement();
+                    }
                 }
             } else {
                 land.undo(mv);
@@ -455,10 +473,16 @@ pub(crate) mod tests {
         assert_eq!(out.accepted_uphill, 0);
         assert_eq!(out.evaluations, 1001);
         assert_eq!(land.evaluations, 1001);
-        assert_eq!(
-            out.anytime.iter().map(|a| a.0).collect::<Vec<_>>(),
-            vec![1, 10, 100]
+        // The checkpoints, and between them the iterations of the strict improvements.
+        let counts: Vec<u64> = out.anytime.iter().map(|a| a.0).collect();
+        assert!(
+            [1, 10, 100].iter().all(|c| counts.contains(c)),
+            "{counts:?}"
         );
+        for w in out.anytime.windows(2) {
+            assert!(w[1].1 < w[0].1 || [10, 100].contains(&w[1].0), "{counts:?}");
+        }
+        assert_eq!(out.anytime.last(), Some(&(100, 2.0)));
     }
 
     #[test]
@@ -602,10 +626,24 @@ pub(crate) mod tests {
             assert_eq!(land.evaluations, 500, "the landscape agrees");
             assert_eq!(out.restarts, descents - 1);
             assert_eq!(out.iterations, 500 - descents, "a restart is not a step");
+            // Every checkpoint, and every other point a strict improvement; the last
+            // improvement is at the run's best_at.
             let counts: Vec<u64> = out.anytime.iter().map(|a| a.0).collect();
-            assert_eq!(counts, vec![1, 2, 3, 5, 7, 10, 100, 500]);
+            let checkpoints = [1, 2, 3, 5, 7, 10, 100, 500];
+            assert!(checkpoints.iter().all(|c| counts.contains(c)), "{counts:?}");
+            assert!(out.anytime.windows(2).all(|w| w[1].0 > w[0].0));
+            for w in out.anytime.windows(2) {
+                assert!(w[1].1 < w[0].1 || (checkpoints.contains(&w[1].0) && w[1].1 == w[0].1));
+            }
+            let last_gain = out
+                .anytime
+                .windows(2)
+                .filter(|w| w[1].1 < w[0].1)
+                .map(|w| w[1].0)
+                .next_back()
+                .unwrap_or(1);
+            assert_eq!(last_gain, out.best_at, "{descents} descents");
             assert_eq!(out.anytime[0].1, 5.0, "evaluation 1 is the start");
-            assert!(out.anytime.windows(2).all(|w| w[1].1 <= w[0].1));
             assert_eq!(out.anytime.last().unwrap().1, out.best_energy);
             assert!(out.best_at >= 1 && out.best_at <= 500);
         }

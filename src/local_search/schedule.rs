@@ -87,6 +87,28 @@ impl Schedule {
         }
     }
 
+    /// The simplest schedule that gives every iteration the same temperature: a
+    /// geometric or reheating schedule with d = 1, Lundy–Mees with β = 0, and geometric
+    /// or linear cooling between two equal end temperatures are Metropolis at the
+    /// constant temperature T0. Two schedules with equal canonical forms are one
+    /// algorithm under two names.
+    pub fn canonical(&self) -> Schedule {
+        match *self {
+            Schedule::Geometric { t0, decay } | Schedule::Reheating { t0, decay, .. }
+                if decay == 1.0 =>
+            {
+                Schedule::Constant { t0 }
+            }
+            Schedule::LundyMees { t0, beta: 0.0 } => Schedule::Constant { t0 },
+            Schedule::GeometricEnd { t0, t_end } | Schedule::LinearEnd { t0, t_end }
+                if t_end == t0 =>
+            {
+                Schedule::Constant { t0 }
+            }
+            ref s => s.clone(),
+        }
+    }
+
     fn t0(&self) -> f64 {
         match *self {
             Schedule::Geometric { t0, .. }
@@ -189,6 +211,40 @@ mod tests {
             ts.push(c.temperature());
         }
         ts
+    }
+
+    #[test]
+    fn schedules_that_keep_their_temperature_are_the_constant_one() {
+        let constant = Schedule::Constant { t0: 0.5 };
+        for s in [
+            Schedule::Geometric {
+                t0: 0.5,
+                decay: 1.0,
+            },
+            Schedule::Reheating {
+                t0: 0.5,
+                decay: 1.0,
+                patience: 9,
+            },
+            Schedule::LundyMees { t0: 0.5, beta: 0.0 },
+            Schedule::GeometricEnd {
+                t0: 0.5,
+                t_end: 0.5,
+            },
+            Schedule::LinearEnd {
+                t0: 0.5,
+                t_end: 0.5,
+            },
+        ] {
+            assert_eq!(s.canonical(), constant, "{s:?}");
+            // The claim holds: the same temperature at every iteration.
+            assert_eq!(run(s, 50), run(constant.clone(), 50));
+        }
+        let cooling = Schedule::Geometric {
+            t0: 0.5,
+            decay: 0.99,
+        };
+        assert_eq!(cooling.canonical(), cooling);
     }
 
     #[test]

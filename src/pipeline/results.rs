@@ -1,12 +1,16 @@
 //! The results and anytime tables of an experiment's finished runs, in plan order: one
 //! row per run (its identity, every parameter of every algorithm used, every metric,
-//! null where a column does not apply), and one row per run and anytime checkpoint.
+//! null where a column does not apply), one row per run and anytime checkpoint, and
+//! (`improvements`) one row per run and strict improvement of its best so far, the exact
+//! evaluations at which targets are first reached. Both curves' tables come from the one
+//! curve a run records.
 //! A non-finite number is null in both, as the journal stores it, so a table written
 //! from memory is the same text as one written after a resume.
 
 use crate::pipeline::journal::RunRecord;
 use crate::pipeline::params::Value;
 use crate::pipeline::plan::{ANYTIME_COLUMNS, ANYTIME_RUN_COLUMNS, Plan, RUN_COLUMNS, Run};
+use crate::pipeline::runner::log_checkpoints;
 use crate::pipeline::table::{ColumnBuilder, frame, write_both};
 use polars::prelude::DataFrame;
 use std::collections::HashMap;
@@ -70,7 +74,59 @@ fn results(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataF
     frame(cols)
 }
 
+/// Which points of a run's curve a table keeps.
+#[derive(Clone, Copy, PartialEq)]
+enum Points {
+    /// The log-spaced checkpoints ([`log_checkpoints`] of the curve's last count): the
+    /// anytime table, which plots read.
+    Checkpoints,
+    /// The first point and every strict improvement of the best: the improvements
+    /// table, whose rows are the exact hitting times of every target.
+    Improvements,
+}
+
+/// The points of `curve` that `which` keeps.
+fn kept(curve: &[(u64, f64)], which: Points) -> Vec<(u64, f64)> {
+    match which {
+        Points::Checkpoints => {
+            let last = curve.last().map_or(0, |p| p.0);
+            let marks = log_checkpoints(last);
+            curve
+                .iter()
+                .filter(|p| marks.binary_search(&p.0).is_ok())
+                .copied()
+                .collect()
+        }
+        Points::Improvements => curve
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| *i == 0 || p.1 < curve[i - 1].1)
+            .map(|(_, p)| *p)
+            .collect(),
+    }
+}
+
+/// The improvements table of the finished runs, in plan order: one row per run and
+/// strict improvement of its best so far (and its first evaluation), with the anytime
+/// table's columns (`iteration` the evaluation at which the best improved).
+pub fn improvements(plan: &Plan, done: &HashMap<String, RunRecord>) -> anyhow::Result<DataFrame> {
+    let finished: Vec<(&Run, &RunRecord)> = plan
+        .runs
+        .iter()
+        .filter_map(|r| done.get(&r.key).map(|o| (r, o)))
+        .collect();
+    curve_table(plan, &finished, Points::Improvements)
+}
+
 fn anytime(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataFrame> {
+    curve_table(plan, finished, Points::Checkpoints)
+}
+
+fn curve_table(
+    plan: &Plan,
+    finished: &[(&Run, &RunRecord)],
+    which: Points,
+) -> anyhow::Result<DataFrame> {
     let params = plan.param_columns();
     let mut cols: Vec<ColumnBuilder> = ANYTIME_RUN_COLUMNS
         .iter()
@@ -79,7 +135,7 @@ fn anytime(plan: &Plan, finished: &[(&Run, &RunRecord)]) -> anyhow::Result<DataF
         .map(|n| ColumnBuilder::new(n))
         .collect();
     for (run, o) in finished {
-        for &(evaluations, best) in &o.anytime {
+        for (evaluations, best) in kept(&o.anytime, which) {
             let mut row: Vec<Value> = vec![
                 Value::from(plan.experiment.as_str()),
                 Value::from(run.index),
@@ -116,6 +172,7 @@ pub fn write_tables(
     let (mut results, mut anytime) = frames(plan, done)?;
     write_both(&mut results, dir, "results")?;
     write_both(&mut anytime, dir, "anytime")?;
+    write_both(&mut improvements(plan, done)?, dir, "improvements")?;
     Ok((results, anytime))
 }
 
@@ -150,6 +207,28 @@ mod tests {
             cache: None,
             dimension: None,
         }
+    }
+
+    #[test]
+    fn one_curve_gives_the_checkpoints_and_the_improvements() {
+        let curve = [
+            (1, 5.0),
+            (2, 5.0),
+            (3, 5.0),
+            (4, 3.0),
+            (5, 3.0),
+            (6, 2.0),
+            (7, 2.0),
+            (10, 2.0),
+        ];
+        assert_eq!(
+            kept(&curve, Points::Checkpoints),
+            vec![(1, 5.0), (2, 5.0), (3, 5.0), (5, 3.0), (7, 2.0), (10, 2.0)]
+        );
+        assert_eq!(
+            kept(&curve, Points::Improvements),
+            vec![(1, 5.0), (4, 3.0), (6, 2.0)]
+        );
     }
 
     #[test]

@@ -8,9 +8,11 @@
 //! Targets are absolute, or fractions of a reference value per problem (the best known
 //! maze of each size), so one distribution can aggregate problems of several sizes; the
 //! budget can be divided by a problem dimension (a maze's cells), so that budgets of
-//! problems of several sizes are comparable. Hitting times are read at the anytime
-//! table's checkpoints (1, 2, 3, 5, 7, 10, … evaluations): each is the first checkpoint
-//! at which the target had been reached, at most twice the true one.
+//! problems of several sizes are comparable. Hitting times are the first recorded
+//! evaluation at which the target was reached: exact when the rows hold every
+//! improvement of each run (the improvements table, which the report adds to the anytime
+//! table's checkpoints for these views), else the first checkpoint (1, 2, 3, 5, 7, 10, …
+//! evaluations), at most twice the true one.
 
 use crate::pipeline::metrics::Better;
 use crate::pipeline::table::{floats, groups, texts};
@@ -173,13 +175,35 @@ pub fn trivial(all: &[Hits]) -> bool {
         .all(|r| r.hits.iter().all(|t| t.is_some_and(|x| x <= r.first)))
 }
 
+/// Each run's budget spent on target `t` (up to its hit, or all of it) and whether it hit.
+fn spent_on(h: &Hits, t: usize) -> (Vec<f64>, Vec<bool>) {
+    h.runs
+        .iter()
+        .map(|r| (r.hits[t].unwrap_or(r.length), r.hits[t].is_some()))
+        .unzip()
+}
+
 /// Successes, runs and the ERT (None: no success) of target `t` in `h`: the budget of
 /// every run (up to its hit, or all of it) divided by the successes.
 pub fn ert(h: &Hits, t: usize) -> (usize, usize, Option<f64>) {
-    let successes = h.runs.iter().filter(|r| r.hits[t].is_some()).count();
-    let spent: f64 = h.runs.iter().map(|r| r.hits[t].unwrap_or(r.length)).sum();
-    let ert = (successes > 0).then(|| spent / successes as f64);
-    (successes, h.runs.len(), ert)
+    let (spent, hit) = spent_on(h, t);
+    let successes = hit.iter().filter(|x| **x).count();
+    let e = crate::stats::expected_running_time(&spent, &hit);
+    (successes, h.runs.len(), e.is_finite().then_some(e))
+}
+
+/// The 95% percentile-bootstrap interval of the ERT of target `t` in `h` (2,000
+/// resamples of the runs, seeded by `seed`): the high end is infinite when too many
+/// resamples hold no success.
+pub fn ert_interval(h: &Hits, t: usize, seed: u64) -> (f64, f64) {
+    let (spent, hit) = spent_on(h, t);
+    crate::stats::bootstrap_ert_ci(&spent, &hit, 0.95, 2000, seed)
+}
+
+/// The longest run's budget in `h`: an ERT above it is extrapolated from the share of
+/// runs that hit, not observed.
+pub fn longest(h: &Hits) -> f64 {
+    h.runs.iter().map(|r| r.length).fold(0.0, f64::max)
 }
 
 /// The fraction of (run, target) pairs of `h` reached within each budget at which some
@@ -419,5 +443,44 @@ mod tests {
                 vec![-3.0, -2.0]
             ]
         );
+    }
+    #[test]
+    fn improvements_give_exact_hitting_times() {
+        // Checkpoints of one run, the best improving to −6 at evaluation 6.
+        let checkpoints = [
+            (1, -4.0),
+            (2, -4.0),
+            (3, -4.0),
+            (5, -4.0),
+            (7, -6.0),
+            (10, -6.0),
+        ];
+        let rows = |with_gain: bool| {
+            let mut r: Vec<(&str, &str, i64, u64, f64)> = checkpoints
+                .iter()
+                .map(|&(x, b)| ("g", "a", 5, x, b))
+                .collect();
+            if with_gain {
+                // The improvements table's rows: the start and the gain.
+                r.extend([("g", "a", 5, 1, -4.0), ("g", "a", 5, 6, -6.0)]);
+            }
+            table(&r)
+        };
+        let read = |df: &DataFrame| {
+            let all = hits(
+                df,
+                &["g".into()],
+                Targets::Absolute(&[-5.0]),
+                Better::Lower,
+                None,
+            )
+            .unwrap();
+            (all[0].runs[0].hits[0], ert(&all[0], 0), longest(&all[0]))
+        };
+        // At the checkpoints the target is first seen at 7; the improvement says 6.
+        assert_eq!(read(&rows(false)), (Some(7.0), (1, 1, Some(7.0)), 10.0));
+        assert_eq!(read(&rows(true)), (Some(6.0), (1, 1, Some(6.0)), 10.0));
+        let exact = at_budgets(&rows(true), &["g".into()], &[6.0], None).unwrap();
+        assert_eq!(exact[0].1, vec![vec![-6.0]]);
     }
 }

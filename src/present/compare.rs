@@ -9,7 +9,7 @@
 //! comparison blocks and `searchlab compare`.
 
 use crate::pipeline::metrics::Better;
-use crate::present::facts::Facts;
+use crate::present::facts::{CanonicalFunction, Facts};
 use crate::present::view::{GroupSample, sample};
 use crate::stats::{a12, a12_magnitude, holm, mann_whitney_u, wilcoxon_signed_rank};
 
@@ -45,6 +45,16 @@ pub enum Pairing {
     By(Vec<String>),
 }
 
+impl Pairing {
+    /// The test's name, for headers and legends.
+    pub fn test_name(&self) -> &'static str {
+        match self {
+            Pairing::None => "Mann–Whitney",
+            Pairing::By(_) => "Wilcoxon",
+        }
+    }
+}
+
 /// Ranks the groups (at least two, each with at least two runs).
 pub fn rank(
     groups: Vec<GroupSample>,
@@ -74,6 +84,9 @@ pub fn rank(
             .total_cmp(&(sign * sa.median))
             .then((sign * sb.mean).total_cmp(&(sign * sa.mean)))
     });
+    if let Pairing::By(cols) = pairing {
+        check_pairing(&groups, cols)?;
+    }
     let best = &groups[0];
     let mut raw = Vec::new();
     let mut a12s = Vec::new();
@@ -143,6 +156,193 @@ pub fn best_of(
     Ok(out)
 }
 
+/// Groups of a ranking that run one algorithm under several names: each group whose
+/// runs all have one canonical form (the domain's [`CanonicalFunction`] of their
+/// algorithm) shares it with the others listed, as (their labels, in rank order; the
+/// words naming the algorithm). Groups whose runs differ in form are in none.
+pub fn same_algorithm(
+    ranked: &[Ranked],
+    canonical: &[CanonicalFunction],
+) -> anyhow::Result<Vec<(Vec<String>, String)>> {
+    let mut classes: Vec<(String, Vec<String>, String)> = Vec::new();
+    for r in ranked {
+        let rows = &r.entry.group.rows;
+        let names: Vec<String> = rows
+            .get_column_names()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        let columns: Vec<Vec<String>> = names
+            .iter()
+            .map(|c| crate::pipeline::table::texts(rows, c))
+            .collect::<anyhow::Result<_>>()?;
+        let mut forms = std::collections::BTreeSet::new();
+        for i in 0..rows.height() {
+            let row: std::collections::BTreeMap<String, String> = names
+                .iter()
+                .zip(&columns)
+                .map(|(n, c)| (n.clone(), c[i].clone()))
+                .collect();
+            let form = canonical
+                .iter()
+                .find(|c| row.get("algorithm").is_some_and(|a| a == c.algorithm))
+                .and_then(|c| (c.canonical)(&row));
+            forms.insert(form);
+        }
+        let mut forms = forms.into_iter();
+        let (Some(Some((key, words))), None) = (forms.next(), forms.next()) else {
+            continue;
+        };
+        let label = r.entry.group.label();
+        match classes.iter_mut().find(|c| c.0 == key) {
+            Some(c) => c.1.push(label),
+            None => classes.push((key, vec![label], words)),
+        }
+    }
+    Ok(classes
+        .into_iter()
+        .filter(|c| c.1.len() > 1)
+        .map(|(_, labels, words)| (labels, words))
+        .collect())
+}
+
+/// The facts of [`same_algorithm`]'s classes: `aliases` (`a = b (words); …` or `none`),
+/// `aliases_count`, and per group in a class `[GROUP].same_as` (the others), and
+/// `best.same_as` (`none` when the best is in no class).
+pub fn alias_facts(ranked: &[Ranked], classes: &[(Vec<String>, String)]) -> Facts {
+    let mut f = Facts::default();
+    let shown: Vec<String> = classes
+        .iter()
+        .map(|(labels, words)| format!("{} ({words})", labels.join(" = ")))
+        .collect();
+    f.set("aliases_count", classes.len());
+    f.set(
+        "aliases",
+        if shown.is_empty() {
+            "none".into()
+        } else {
+            shown.join("; ")
+        },
+    );
+    f.set("best.same_as", "none");
+    for r in ranked {
+        let label = r.entry.group.label();
+        let Some((labels, _)) = classes.iter().find(|c| c.0.contains(&label)) else {
+            continue;
+        };
+        let others: Vec<&str> = labels
+            .iter()
+            .filter(|l| **l != label)
+            .map(String::as_str)
+            .collect();
+        f.set(
+            format!("[{}].same_as", r.entry.group.key()),
+            others.join(", "),
+        );
+        if r.rank == 1 {
+            f.set("best.same_as", others.join(", "));
+        }
+    }
+    f
+}
+
+/// A note under a ranking for each of [`same_algorithm`]'s classes: the groups are one
+/// algorithm, so their difference is the runs' noise (empty without a class).
+pub fn alias_note(classes: &[(Vec<String>, String)]) -> String {
+    classes
+        .iter()
+        .map(|(labels, words)| {
+            format!(
+                "\n*{} run the same algorithm under {} names ({words}): their difference is the noise between runs, not a difference of algorithms.*\n",
+                labels.join(", "),
+                if labels.len() == 2 { "two".to_string() } else { labels.len().to_string() }
+            )
+        })
+        .collect()
+}
+
+/// For an unpaired ranking: the note that its groups ran on the same problem instances
+/// (the `instance_seed` column pairs them one to one), so that a paired test would use
+/// that; empty otherwise.
+pub fn pairing_hint(groups: &[GroupSample]) -> String {
+    let col = "instance_seed".to_string();
+    let has = groups
+        .iter()
+        .all(|g| crate::pipeline::table::has_column(&g.group.rows, &col));
+    let keyed = has
+        && groups.iter().all(|g| {
+            crate::pipeline::table::texts(&g.group.rows, &col)
+                .is_ok_and(|t| t.iter().all(|v| !v.is_empty()))
+        });
+    if groups.len() < 2 || !keyed || check_pairing(groups, std::slice::from_ref(&col)).is_err() {
+        return String::new();
+    }
+    format!(
+        "\n*The groups ran on the same problem instances, one run each: `paired = \"{col}\"` would compare them instance by instance (Wilcoxon); this table does not.*\n"
+    )
+}
+
+/// Each run's key: the values of the pairing columns, joined.
+fn pair_keys(g: &GroupSample, cols: &[String]) -> anyhow::Result<Vec<String>> {
+    let cols: Vec<Vec<String>> = cols
+        .iter()
+        .map(|c| crate::pipeline::table::texts(&g.group.rows, c))
+        .collect::<anyhow::Result<_>>()?;
+    Ok((0..g.group.rows.height())
+        .map(|i| {
+            cols.iter()
+                .map(|c| c[i].as_str())
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+        .collect())
+}
+
+/// Checks that the columns `cols` pair the groups' runs one to one: within each group
+/// every key (the columns' values) occurs once, and every group has the same keys. A
+/// column constant within the groups, or one that leaves runs unmatched, is an error
+/// naming the column, the key and the groups: a paired test on such "pairs" tests
+/// something else than the data hold.
+pub fn check_pairing(groups: &[GroupSample], cols: &[String]) -> anyhow::Result<()> {
+    let named = cols.join(", ");
+    let shown = |k: &str| k.replace('|', ", ");
+    let mut first: Option<(String, std::collections::BTreeSet<String>)> = None;
+    for g in groups {
+        let mut seen = std::collections::BTreeMap::<String, usize>::new();
+        for k in pair_keys(g, cols)? {
+            *seen.entry(k).or_default() += 1;
+        }
+        if let Some((k, n)) = seen.iter().find(|(_, n)| **n > 1) {
+            crate::user_bail!(
+                "paired = {named:?} does not pair the runs: group {} has {n} runs with {named} = {}; a pairing column must take each value once per group",
+                g.group.label(),
+                shown(k)
+            );
+        }
+        let keys: std::collections::BTreeSet<String> = seen.into_keys().collect();
+        match &first {
+            None => first = Some((g.group.label(), keys)),
+            Some((label, base)) => {
+                let odd = base
+                    .symmetric_difference(&keys)
+                    .next()
+                    .map(|k| (k, base.contains(k)));
+                if let Some((k, in_first)) = odd {
+                    let (has, lacks) = match in_first {
+                        true => (label.clone(), g.group.label()),
+                        false => (g.group.label(), label.clone()),
+                    };
+                    crate::user_bail!(
+                        "paired = {named:?} does not pair the runs: group {has} has a run with {named} = {} and group {lacks} has none; the groups must share the same values",
+                        shown(k)
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The two groups' values on the runs they share, matched by the pairing columns.
 fn paired(
     a: &GroupSample,
@@ -151,27 +351,14 @@ fn paired(
     metric: &str,
     missing: Option<f64>,
 ) -> anyhow::Result<(Vec<f64>, Vec<f64>)> {
-    let keys = |g: &GroupSample| -> anyhow::Result<Vec<String>> {
-        let cols: Vec<Vec<String>> = cols
-            .iter()
-            .map(|c| crate::pipeline::table::texts(&g.group.rows, c))
-            .collect::<anyhow::Result<_>>()?;
-        Ok((0..g.group.rows.height())
-            .map(|i| {
-                cols.iter()
-                    .map(|c| c[i].as_str())
-                    .collect::<Vec<_>>()
-                    .join("|")
-            })
-            .collect())
-    };
     let values = |g: &GroupSample| -> anyhow::Result<Vec<Option<f64>>> {
         Ok(crate::pipeline::table::floats(&g.group.rows, metric)?
             .into_iter()
             .map(|v| v.or(missing))
             .collect())
     };
-    let (ka, va, kb, vb) = (keys(a)?, values(a)?, keys(b)?, values(b)?);
+    let (ka, va) = (pair_keys(a, cols)?, values(a)?);
+    let (kb, vb) = (pair_keys(b, cols)?, values(b)?);
     let index: std::collections::HashMap<&str, usize> = kb
         .iter()
         .enumerate()
@@ -201,8 +388,11 @@ fn paired(
 /// The ranking's facts: `best.*`, `second.*`, `worst.*` and `[group].*` with `group`,
 /// `n`, `median`, `q1`, `q3`, `mean`, `ci_low`, `ci_high`, `rank`, and for every group
 /// but the best `p`, `p_holm`, `a12`, `effect`; `groups` (how many), `runs`, `tied`
-/// (the groups not significantly worse than the best, separated by semicolons), `tied_count`
-/// and `worse_count`.
+/// (the groups not significantly worse than the best, the best included, separated by
+/// semicolons), `tied_count` and `worse_count`. So that no text names a single winner
+/// where the data show a tie: `best.tied` (the groups tied with the best, the best
+/// excluded, separated by commas; `none`), `best.tied_count`, and `leaders`, the best
+/// with its tied set (`a (tied with b, c)` or `a alone`).
 pub fn facts(ranked: &[Ranked]) -> Facts {
     let mut f = Facts::default();
     let one = |r: &Ranked| {
@@ -219,9 +409,6 @@ pub fn facts(ranked: &[Ranked]) -> Facts {
     for r in ranked {
         f.extend_prefixed(&format!("[{}]", r.entry.group.key()), one(r));
     }
-    if let Some(r) = ranked.first() {
-        f.extend_prefixed("best", one(r));
-    }
     if let Some(r) = ranked.get(1) {
         f.extend_prefixed("second", one(r));
     }
@@ -233,6 +420,10 @@ pub fn facts(ranked: &[Ranked]) -> Facts {
         .filter(|r| !r.worse())
         .map(|r| r.entry.group.label())
         .collect();
+    if let Some(r) = ranked.first() {
+        f.extend_prefixed("best", one(r));
+        f.extend_prefixed("", leaders(&r.entry.group.label(), &tied[1..]));
+    }
     f.set("groups", ranked.len());
     f.set(
         "runs",
@@ -241,6 +432,31 @@ pub fn facts(ranked: &[Ranked]) -> Facts {
     f.set("tied_count", tied.len());
     f.set("tied", tied.join("; "));
     f.set("worse_count", ranked.len() - tied.len());
+    f
+}
+
+/// The facts naming a best with the groups tied with it (`others`, the best excluded):
+/// `best.tied`, `best.tied_count` and `leaders`.
+pub fn leaders(best: &str, others: &[String]) -> Facts {
+    let mut f = Facts::default();
+    let list = others.join(", ");
+    f.set("best.tied_count", others.len());
+    f.set(
+        "best.tied",
+        if others.is_empty() {
+            "none".into()
+        } else {
+            list.clone()
+        },
+    );
+    f.set(
+        "leaders",
+        if others.is_empty() {
+            format!("{best} alone")
+        } else {
+            format!("{best} (tied with {list})")
+        },
+    );
     f
 }
 
@@ -290,7 +506,7 @@ pub fn samples_of(
 mod tests {
     use super::*;
     use crate::pipeline::params::Value;
-    use crate::pipeline::table::{ColumnBuilder, frame};
+    use crate::pipeline::table::{ColumnBuilder, frame, texts};
     use crate::present::view::summarize;
 
     fn groups_frame() -> polars::prelude::DataFrame {
@@ -339,10 +555,48 @@ mod tests {
         assert_eq!(f.get("best.group"), Some(&"a".into()));
         assert_eq!(f.get("tied"), Some(&"a".into()));
         assert_eq!(f.get("[c].rank"), Some(&3usize.into()));
+        assert_eq!(f.get("leaders"), Some(&"a alone".into()));
+        assert_eq!(f.get("best.tied"), Some(&"none".into()));
+        // Unpaired, b cannot be told from a: the leaders name both.
+        let f = facts(&ranked);
+        assert_eq!(f.get("leaders"), Some(&"a (tied with b)".into()));
+        assert_eq!(f.get("best.tied"), Some(&"b".into()));
+        assert_eq!(f.get("best.tied_count"), Some(&1usize.into()));
+        assert_eq!(f.get("tied"), Some(&"a; b".into()));
         // Lower is better reverses the order.
         let groups = summarize(&df, &["g".into()], "y", None).unwrap();
         let low = rank(groups, "y", Better::Lower, &Pairing::None, None).unwrap();
         assert_eq!(low[0].entry.group.key(), "c");
+    }
+
+    #[test]
+    fn a_column_that_does_not_pair_the_runs_is_refused() {
+        let df = groups_frame();
+        let by = ["g".to_string()];
+        let rank_by = |cols: &[&str], df: &polars::prelude::DataFrame| {
+            let groups = summarize(df, &by, "y", None).unwrap();
+            let cols = cols.iter().map(|c| c.to_string()).collect();
+            rank(groups, "y", Better::Higher, &Pairing::By(cols), None)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        // The grouping column itself is constant within each group: 20 runs share a key.
+        let err = rank_by(&["g"], &df).unwrap_err();
+        assert!(err.contains("group a has 20 runs with g = a"), "{err}");
+        // Group c lacks replicate 19: the groups do not share their keys.
+        let keep: polars::prelude::BooleanChunked = texts(&df, "g")
+            .unwrap()
+            .iter()
+            .zip(texts(&df, "replicate").unwrap())
+            .map(|(g, r)| g != "c" || r != "19")
+            .collect();
+        let cut = df.filter(&keep).unwrap();
+        let err = rank_by(&["replicate"], &cut).unwrap_err();
+        assert!(
+            err.contains("group a has a run with replicate = 19 and group c has none"),
+            "{err}"
+        );
+        assert_eq!(rank_by(&["replicate"], &df), Ok(()));
     }
 
     #[test]

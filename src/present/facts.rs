@@ -3,10 +3,13 @@
 //! domains' fact functions. Facts are values, never prose: the words are the study's.
 //!
 //! A template is text with `{name}` or `{name:format}` holes. Formats: `.N` (N decimals,
-//! trailing zeros kept), `~N` (at most N decimals), `,` (an integer with thousands
-//! separators), `p` (a p-value: `p = 0.0123` or `p < 0.0001`), `%` (a fraction as a
-//! percentage, one decimal). Without a format an integer prints with thousands separators
-//! and a number with at most two decimals. `{{` and `}}` are literal braces.
+//! trailing zeros kept), `~N` (at most N decimals), `.Ng` (N significant digits), `,` (an
+//! integer with thousands separators), `p` (a p-value: `p = 0.0123` or `p < 0.0001`), `%`
+//! (a fraction as a percentage, one decimal). Without a format an integer prints with
+//! thousands separators and a number with three significant digits (all of its integer
+//! digits from 100 up). No format but `.N` rounds a value that is not 0 to 0: `~N` and
+//! `%` show such a value with two significant digits (`0.0039`). `{{` and `}}` are
+//! literal braces.
 
 use crate::util::numfmt::thousands;
 use std::collections::BTreeMap;
@@ -88,7 +91,7 @@ pub fn format_fact(fact: &Fact, format: &str) -> Result<String, String> {
     let needs_number = || format!("format {format:?} needs a number");
     match (format, fact) {
         ("", Fact::Int(i)) | (",", Fact::Int(i)) => Ok(signed_thousands(*i)),
-        ("", Fact::Num(x)) => Ok(trimmed(*x, 2).replacen('-', "−", 1)),
+        ("", Fact::Num(x)) => Ok(significant(*x, 3)),
         ("", Fact::Text(s)) => Ok(s.clone()),
         (",", Fact::Num(x)) => Ok(signed_thousands(x.round() as i64)),
         ("p", f) => {
@@ -101,7 +104,18 @@ pub fn format_fact(fact: &Fact, format: &str) -> Result<String, String> {
         }
         ("%", f) => {
             let x = number(f).ok_or_else(needs_number)?;
-            Ok(format!("{}%", trimmed(100.0 * x, 1)))
+            Ok(format!("{}%", at_most(100.0 * x, 1)))
+        }
+        (f, fact) if f.starts_with('.') && f.ends_with('g') => {
+            let digits = decimals(&f[..f.len() - 1])?.max(1);
+            let x = number(fact).ok_or_else(needs_number)?;
+            // Integer digits past the N-th are rounded too (58,750 to 2 digits: 59,000).
+            let excess = x.abs().log10().floor() as i32 + 1 - digits as i32;
+            let x = match x.is_finite() && x != 0.0 && excess > 0 {
+                true => (x / 10f64.powi(excess)).round() * 10f64.powi(excess),
+                false => x,
+            };
+            Ok(significant(x, digits))
         }
         (f, fact) if f.starts_with('.') || f.starts_with('~') => {
             let digits = decimals(f)?;
@@ -113,11 +127,11 @@ pub fn format_fact(fact: &Fact, format: &str) -> Result<String, String> {
                     "–".into()
                 })
             } else {
-                Ok(trimmed(x, digits))
+                Ok(at_most(x, digits).replacen('-', "−", 1))
             }
         }
         _ => Err(format!(
-            "unknown format {format:?} (expected .N, ~N, \",\", p or %)"
+            "unknown format {format:?} (expected .N, ~N, .Ng, \",\", p or %)"
         )),
     }
 }
@@ -146,9 +160,10 @@ fn decimals(format: &str) -> Result<usize, String> {
 pub fn check_format(format: &str) -> Result<(), String> {
     match format {
         "" | "," | "p" | "%" => Ok(()),
+        f if f.starts_with('.') && f.ends_with('g') => decimals(&f[..f.len() - 1]).map(|_| ()),
         f if f.starts_with('.') || f.starts_with('~') => decimals(f).map(|_| ()),
         f => Err(format!(
-            "unknown format {} (expected .N, ~N, \",\", p or %)",
+            "unknown format {} (expected .N, ~N, .Ng, \",\", p or %)",
             crate::util::input::excerpt(f)
         )),
     }
@@ -160,6 +175,38 @@ fn signed_thousands(i: i64) -> String {
     } else {
         thousands(i as u64)
     }
+}
+
+/// `x` with at most `digits` decimals, trailing zeros trimmed; a value that is not 0 but
+/// would print as 0 gets two significant digits instead.
+fn at_most(x: f64, digits: usize) -> String {
+    let s = trimmed(x, digits);
+    if s == "0" && x != 0.0 && x.is_finite() {
+        significant(x, 2)
+    } else {
+        s
+    }
+}
+
+/// `x` to `digits` significant digits (trailing zeros trimmed; every integer digit kept,
+/// with thousands separators from 1,000 up), a minus sign (−) for negatives, "–" when
+/// not finite.
+pub fn significant(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return "–".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i64;
+    let decimals = (digits as i64 - 1 - magnitude).max(0) as usize;
+    let text = trimmed(x.abs(), decimals.min(MAX_DECIMALS + 6));
+    let text = match text.split_once('.') {
+        Some(_) => text,
+        None if x.abs() >= 1000.0 && x.abs() < 9e15 => thousands(x.abs().round() as u64),
+        None => text,
+    };
+    if x < 0.0 { format!("−{text}") } else { text }
 }
 
 /// A number with at most `digits` decimals, trailing zeros trimmed; "–" when not finite.
@@ -274,6 +321,23 @@ pub struct FactFunction {
 }
 
 #[derive(Clone, Copy)]
+/// A domain's canonical form of a run's algorithm and parameters: runs with equal forms
+/// run the same algorithm, whatever their names (an annealing schedule whose decay is 1
+/// keeps its temperature: it is the constant one). The report, which knows no domain,
+/// says so where a ranking compares such groups.
+pub struct CanonicalFunction {
+    /// The algorithm whose runs it reads (the results' `algorithm` column).
+    pub algorithm: &'static str,
+    /// From a run's row (column → text): its canonical key, and words for a reader
+    /// naming the effective algorithm (`constant temperature T0 = 0.5`).
+    pub canonical: Canonical,
+}
+
+/// A canonical-form function: a run's row (column → text) to its canonical key and the
+/// words naming it, `None` when the row is not one it reads.
+pub type Canonical = fn(&BTreeMap<String, String>) -> Option<(String, String)>;
+
+#[derive(Clone, Copy)]
 /// A domain's reference value of a problem, given as the text of the value of the
 /// column that names problems (a maze size `"7"`): what targets relative to a reference
 /// are fractions of. `what` says what the value is, for messages and `list`.
@@ -331,5 +395,28 @@ mod tests {
         assert_eq!(format_fact(&Fact::Num(2.0), ".2").unwrap(), "2.00");
         assert_eq!(format_fact(&Fact::Num(0.01234), "p").unwrap(), "p = 0.0123");
         assert_eq!(trimmed(-0.0001, 2), "0");
+        // Nothing that is not 0 prints as 0, and defaults keep three significant digits.
+        for (x, format, want) in [
+            (0.0039, "", "0.0039"),
+            (0.003912, "", "0.00391"),
+            (50.5, "", "50.5"),
+            (18.6789, "", "18.7"),
+            (58750.0, "", "58,750"),
+            (-0.25, "", "−0.25"),
+            (0.0039, "~2", "0.0039"),
+            (0.0039, "p", "p = 0.0039"),
+            (0.00004, "%", "0.004%"),
+            (58750.0, ".2g", "59,000"),
+            (0.0039123, ".2g", "0.0039"),
+            (-1.5, "~0", "−2"),
+        ] {
+            assert_eq!(
+                format_fact(&Fact::Num(x), format).unwrap(),
+                want,
+                "{x} {format}"
+            );
+        }
+        assert!(check_format(".2g").is_ok());
+        assert!(check_format(".xg").is_err());
     }
 }

@@ -128,6 +128,9 @@ pub struct FigureSpec {
     pub missing: Option<f64>,
     /// A runtime distribution's targets.
     pub runtime: Option<RuntimeSpec>,
+    /// The ranking chart's pairing columns (empty: independent samples), as a compare
+    /// block of the same groups takes them.
+    pub paired: Vec<String>,
 }
 
 impl FigureSpec {
@@ -146,6 +149,7 @@ impl FigureSpec {
             better: None,
             missing: None,
             runtime: None,
+            paired: Vec::new(),
         }
     }
 
@@ -384,13 +388,18 @@ fn runtime_distribution(
     ))
 }
 
-/// The ranking chart: groups best first by median, those the Mann–Whitney test (Holm
-/// corrected, 5%) cannot call worse than the best marked. With fewer than two groups of
-/// two runs there is no test, and only the best is marked.
+/// The ranking chart: groups best first by median, those the compare block's test of
+/// the same groups (Mann–Whitney, or Wilcoxon on pairs; Holm corrected, 5%) cannot call
+/// worse than the best marked. With fewer than two groups of two runs there is no test,
+/// and only the best is marked.
 fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<IntervalPlot> {
     let by: Vec<String> = spec.group.iter().chain(&spec.x).cloned().collect();
     let better = spec.better.unwrap_or(Better::Lower);
-    let mut groups = summarize(df, &by, &spec.metric, None)?;
+    let pairing = match spec.paired.is_empty() {
+        true => Pairing::None,
+        false => Pairing::By(spec.paired.clone()),
+    };
+    let mut groups = summarize(df, &by, &spec.metric, spec.missing)?;
     groups.sort_by(|a, b| {
         let o = a
             .summary
@@ -417,7 +426,7 @@ fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<Int
     };
     let testable = groups.len() >= 2 && groups.iter().all(|g| g.sample.len() >= 2);
     let rows = if testable {
-        rank(groups, &spec.metric, better, &Pairing::None, None)?
+        rank(groups, &spec.metric, better, &pairing, spec.missing)?
             .iter()
             .map(|r| row(&r.entry, !r.worse()))
             .collect()
@@ -435,7 +444,7 @@ fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<Int
             spec.metric
         ),
         rows,
-        test: "vs best: Mann–Whitney, Holm 5%".into(),
+        test: format!("vs best: {}, Holm 5%", pairing.test_name()),
     })
 }
 

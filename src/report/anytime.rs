@@ -5,12 +5,14 @@
 //! read per unit of a problem dimension.
 
 use super::blocks::{Renderer, Selected};
-use crate::present::anytime::{Hits, at_budgets, ert, hits, trivial};
-use crate::present::charts::label;
+use crate::pipeline::table::texts;
+use crate::present::anytime::{Hits, at_budgets, ert, ert_interval, hits, longest, trivial};
+use crate::present::charts::{label, ordered_values};
 use crate::present::facts::Facts;
 use crate::present::figure::{Reference, RuntimeSpec};
-use crate::present::format::{markdown_table, number};
+use crate::present::format::{interval, markdown_table, number};
 use crate::study::block::{Block, ErtTable, FixedBudgetTable, Kind, TargetKeys};
+use crate::util::rng::fnv1a;
 
 impl Renderer<'_> {
     /// The reference function a block's relative targets name.
@@ -30,6 +32,43 @@ impl Renderer<'_> {
             .find(|r| r.name == name)
             .ok_or_else(|| anyhow::anyhow!("no reference function {name}"))?;
         Ok(Some(reference.value))
+    }
+
+    /// The reference values of a block's relative targets, per problem of its rows: a
+    /// line for the reader naming them and the targets they give, and the facts
+    /// `reference[PROBLEM]` and `target[PROBLEM]` (the hardest target of each problem).
+    /// Nothing for absolute targets.
+    pub(super) fn references_shown(
+        &self,
+        b: &Block,
+        sel: &Selected,
+    ) -> anyhow::Result<(String, Facts)> {
+        let keys = match &b.kind {
+            Kind::Ecdf(k) => &k.targets,
+            Kind::Ert(k) => &k.targets,
+            _ => return Ok((String::new(), Facts::default())),
+        };
+        let (Some(name), Some(problem), Some(reference)) =
+            (&keys.reference, &keys.problem, self.reference(b)?)
+        else {
+            return Ok((String::new(), Facts::default()));
+        };
+        let mut f = Facts::default();
+        let mut shown = Vec::new();
+        let hardest = keys.fractions.last().copied().unwrap_or(1.0);
+        for p in ordered_values(&texts(&sel.anytime, problem)?) {
+            let Some(r) = reference(&p) else { continue };
+            f.set(format!("reference[{p}]"), r);
+            f.set(format!("target[{p}]"), r * hardest);
+            let targets: Vec<String> = keys.fractions.iter().map(|x| number(x * r, 2)).collect();
+            shown.push(format!(
+                "{problem} {p}: {} (targets {})",
+                number(r, 2),
+                targets.join(", ")
+            ));
+        }
+        let line = format!("\n*Reference values ({name}): {}.*\n", shown.join("; "));
+        Ok((line, f))
     }
 
     /// The hitting times of the block's groups; when every target is reached at the
@@ -88,10 +127,15 @@ impl Renderer<'_> {
         }
     }
 
-    /// The expected running time to each target, with successes, per group; facts for
-    /// the last (hardest) target: per group `[GROUP].ert`, `.success` (a share),
-    /// `.successes` and `.runs`; `target`; and `best`, `best_ert`, `best_success` (the
-    /// group with the lowest ERT to it).
+    /// The expected running time to each target, with successes and its 95% bootstrap
+    /// interval, per group; an ERT above the longest run's budget is marked as
+    /// extrapolated (†, explained under the table). Facts for the last (hardest) target:
+    /// per group `[GROUP].ert`, `.ert_low`, `.ert_high`, `.status` (`within the budget` or
+    /// `extrapolated beyond the budget of N evaluations`), `.success` (a share),
+    /// `.successes` and `.runs`; `target`; `budget` (the longest run); and `best`,
+    /// `best_ert`, `best_ert_low`, `best_ert_high`, `best_status`, `best_success` (the
+    /// group with the lowest ERT to it), with `best_tied` (the groups whose interval
+    /// overlaps the best's; `none`), `best_tied_count` and `leaders`.
     pub(super) fn ert_block(
         &self,
         b: &Block,
@@ -102,66 +146,114 @@ impl Renderer<'_> {
         let runtime = self.runtime(b, &k.targets, &k.per)?;
         let (all, note) = self.block_hits(b, sel, &runtime)?;
         let count = k.targets.count();
-        let last = count - 1;
+        let budget_words = Self::budget_words(&k.per);
         let mut f = Facts::default();
         let mut rows = Vec::new();
-        let mut best: Option<(f64, String, f64)> = None;
+        let mut hardest: Vec<(String, f64, (f64, f64))> = Vec::new();
+        let mut extrapolated = false;
         for h in &all {
             let key = h.group.join(", ");
-            let mut row = vec![
-                h.group
-                    .iter()
-                    .map(|v| label(v))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ];
+            let label = h.group.iter().map(|v| label(v)).collect::<Vec<_>>();
+            let mut row = vec![label.join(", ")];
+            let longest = longest(h);
             for t in 0..count {
                 let (s, n, e) = ert(h, t);
+                let ci = ert_interval(h, t, fnv1a(format!("{key}|{t}").as_bytes()));
+                let beyond = e.is_some_and(|e| e > longest);
+                extrapolated |= beyond;
                 row.push(match e {
-                    Some(e) => format!("{} ({s}/{n})", number(e, 0)),
+                    Some(e) => format!(
+                        "{}{} {} ({s}/{n})",
+                        number(e, 0),
+                        if beyond { "†" } else { "" },
+                        interval(ci.0, ci.1).replace('–', "∞"),
+                    ),
                     None => format!("∞ (0/{n})"),
                 });
-                if t < last {
+                if t + 1 < count {
                     continue;
                 }
-                f.set(format!("[{key}].ert"), e.map_or(f64::INFINITY, f64::round));
-                f.set(format!("[{key}].success"), s as f64 / n.max(1) as f64);
-                f.set(format!("[{key}].successes"), s as i64);
-                f.set(format!("[{key}].runs"), n as i64);
-                if let Some(e) = e
-                    && best.as_ref().is_none_or(|(b, ..)| e < *b)
-                {
-                    best = Some((e, key.clone(), s as f64 / n as f64));
+                let status = match beyond {
+                    true => format!(
+                        "extrapolated beyond the budget of {} {budget_words}",
+                        number(longest, 0)
+                    ),
+                    false => "within the budget".to_string(),
+                };
+                let mut g = Facts::default();
+                g.set("ert", e.map_or(f64::INFINITY, f64::round));
+                g.set("ert_low", ci.0.round());
+                g.set("ert_high", ci.1.round());
+                g.set("status", status.clone());
+                g.set("success", s as f64 / n.max(1) as f64);
+                g.set("successes", s as i64);
+                g.set("runs", n as i64);
+                if let Some(e) = e {
+                    hardest.push((key.clone(), e, ci));
                 }
+                f.extend_prefixed(&format!("[{key}]"), g);
             }
             rows.push(row);
         }
-        if let Some((e, g, rate)) = best {
-            f.set("best", g);
-            f.set("best_ert", e.round());
-            f.set("best_success", rate);
-        }
+        f.extend_prefixed("", ert_leaders(&hardest, &f));
+        let (line, refs) = self.references_shown(b, sel)?;
         match (k.targets.targets.last(), k.targets.fractions.last()) {
             (Some(t), _) => f.set("target", *t),
-            (None, Some(x)) => f.set("target", *x),
+            (None, Some(x)) => {
+                f.set("target_fraction", *x);
+                // The real target: one problem's, or each problem's in words.
+                let per: Vec<(&String, &crate::present::facts::Fact)> = refs
+                    .0
+                    .iter()
+                    .filter(|(n, _)| n.starts_with("target["))
+                    .collect();
+                match per.as_slice() {
+                    [(_, one)] => f.set("target", (*one).clone()),
+                    many => f.set(
+                        "target",
+                        many.iter()
+                            .map(|(n, v)| {
+                                let v =
+                                    crate::present::facts::format_fact(v, "").unwrap_or_default();
+                                format!("{v} ({})", &n["target[".len()..n.len() - 1])
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                }
+            }
             _ => {}
+        }
+        f.extend_prefixed("", refs);
+        if let Some(longest) = all.iter().map(longest).reduce(f64::max) {
+            f.set("budget", longest);
         }
         facts.extend_prefixed(&sel.prefix, f);
         let mut head = vec![self.group_header(b, sel, &b.group_list())];
-        let budget = Self::budget_words(&k.per);
         head.extend((0..count).map(|t| match k.targets.targets.get(t) {
-            Some(v) => format!("ERT to {} ({budget}; successes)", number(*v, 3)),
+            Some(v) => format!(
+                "ERT to {} ({budget_words}; 95% CI; successes)",
+                number(*v, 3)
+            ),
             None => format!(
-                "ERT to {}% of the reference ({budget}; successes)",
+                "ERT to {}% of the reference ({budget_words}; 95% CI; successes)",
                 number(k.targets.fractions[t] * 100.0, 1)
             ),
         }));
-        Ok(markdown_table(&head, &rows) + &note)
+        let dagger = match extrapolated {
+            true => {
+                "\n*† above the longest run's budget: extrapolated from the share of runs that reached the target, not observed. Intervals: 95% bootstrap over the runs.*\n"
+            }
+            false => "\n*Intervals: 95% bootstrap over the runs.*\n",
+        };
+        Ok(markdown_table(&head, &rows) + dagger + &line + &note)
     }
 
     /// Per group and budget, the median (and quartiles) of the best value reached
     /// within the budget; facts `[GROUP][BUDGET].median`, `.q1`, `.q3`, and per budget
-    /// `[BUDGET].best` (the group with the best median, then mean).
+    /// `[BUDGET].best` (the group with the best median, then mean) with
+    /// `[BUDGET].leaders` and `[BUDGET].best.tied`: the groups not significantly worse
+    /// than it, by the compare block's unpaired test (Mann–Whitney, Holm-corrected).
     pub(super) fn fixed_budget_block(
         &self,
         b: &Block,
@@ -217,10 +309,9 @@ impl Renderer<'_> {
         }
         for (i, m) in best.into_iter().enumerate() {
             if let Some((_, g)) = m {
-                f.set(
-                    format!("[{}].best", number(k.budgets[i], 0).replace(',', "")),
-                    g,
-                );
+                let at = format!("[{}]", number(k.budgets[i], 0).replace(',', ""));
+                f.set(format!("{at}.best"), g);
+                f.extend_prefixed(&at, budget_leaders(&values, &b.group_list(), i, better)?);
             }
         }
         facts.extend_prefixed(&sel.prefix, f);
@@ -233,4 +324,69 @@ impl Renderer<'_> {
         );
         Ok(markdown_table(&head, &rows))
     }
+}
+
+/// The group with the lowest ERT to the hardest target (of `hardest`: group, ERT,
+/// interval), its facts as `best_*` (from the groups' facts `f`), and the groups whose
+/// interval overlaps its own: `best_tied`, `best_tied_count`, `leaders`.
+fn ert_leaders(hardest: &[(String, f64, (f64, f64))], f: &Facts) -> Facts {
+    let mut out = Facts::default();
+    let Some((best, _, ci)) = hardest.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return out;
+    };
+    out.set("best", best.clone());
+    for k in ["ert", "ert_low", "ert_high", "status", "success"] {
+        if let Some(v) = f.get(&format!("[{best}].{k}")) {
+            out.set(format!("best_{k}"), v.clone());
+        }
+    }
+    let tied: Vec<String> = hardest
+        .iter()
+        .filter(|(g, _, c)| g != best && c.0 <= ci.1 && ci.0 <= c.1)
+        .map(|(g, ..)| g.clone())
+        .collect();
+    let named = crate::present::compare::leaders(best, &tied);
+    for (k, v) in named.0 {
+        out.set(k.replace("best.", "best_"), v);
+    }
+    out
+}
+
+/// The leaders at budget `i` of the fixed-budget values: the groups' values ranked as a
+/// compare block ranks them (unpaired), as `leaders`, `best.tied` and `best.tied_count`.
+fn budget_leaders(
+    values: &[crate::present::anytime::BudgetValues],
+    by: &[String],
+    i: usize,
+    better: crate::pipeline::metrics::Better,
+) -> anyhow::Result<Facts> {
+    use crate::present::compare::{Pairing, facts, rank};
+    use crate::present::view::{Group, GroupSample};
+    let groups: Vec<GroupSample> = values
+        .iter()
+        .filter_map(|(group, per_budget)| {
+            let sample = per_budget[i].clone();
+            let summary = crate::stats::Summary::of(&sample)?;
+            Some(GroupSample {
+                group: Group {
+                    columns: by.to_vec(),
+                    values: group.clone(),
+                    rows: polars::prelude::DataFrame::default(),
+                },
+                sample,
+                summary,
+            })
+        })
+        .collect();
+    let mut out = Facts::default();
+    if groups.len() < 2 || groups.iter().any(|g| g.sample.len() < 2) {
+        return Ok(out);
+    }
+    let all = facts(&rank(groups, "best_so_far", better, &Pairing::None, None)?);
+    for k in ["leaders", "best.tied", "best.tied_count"] {
+        if let Some(v) = all.get(k) {
+            out.set(k, v.clone());
+        }
+    }
+    Ok(out)
 }

@@ -21,6 +21,10 @@ use std::path::PathBuf;
 pub struct Tables {
     pub results: HashMap<String, DataFrame>,
     pub anytime: HashMap<String, DataFrame>,
+    /// Each run's strict improvements of its best so far (the anytime table's columns):
+    /// with the anytime table's checkpoints, the exact hitting times of the runtime
+    /// blocks.
+    pub improvements: HashMap<String, DataFrame>,
     pub configs: HashMap<String, Config>,
     /// The `[tune]` sections of the configs that have one.
     pub tunes: HashMap<String, crate::tune::spec::TuneSpec>,
@@ -140,22 +144,32 @@ impl Renderer<'_> {
             .configs
             .get(first)
             .ok_or_else(|| anyhow::anyhow!("experiment {first} was not run"))?;
-        let read = |frames: &HashMap<String, DataFrame>| -> anyhow::Result<DataFrame> {
+        // The tables of every key, from each of `sets` (one table set, or the anytime
+        // checkpoints with the improvements), read as one.
+        let read = |sets: &[&HashMap<String, DataFrame>]| -> anyhow::Result<DataFrame> {
             let mut parts = Vec::new();
-            for (_, _, key) in &tables {
-                let df = frames
-                    .get(key)
-                    .ok_or_else(|| anyhow::anyhow!("{key} has no table"))?;
-                parts.push((key.clone(), filter.apply(df)?));
+            for set in sets {
+                for (_, _, key) in &tables {
+                    let df = set
+                        .get(key)
+                        .ok_or_else(|| anyhow::anyhow!("{key} has no table"))?;
+                    parts.push((key.clone(), filter.apply(df)?));
+                }
             }
             let named: Vec<(String, &DataFrame)> =
                 parts.iter().map(|(k, d)| (k.clone(), d)).collect();
             concat(&named)
         };
-        let results = read(&self.tables.results)?;
-        let anytime = match b.reads_anytime() || matches!(b.kind, Kind::Facts(_)) {
-            true => read(&self.tables.anytime)?,
-            false => DataFrame::default(),
+        let results = read(&[&self.tables.results])?;
+        // Runtime views read every improvement too: hitting times at the exact evaluation.
+        let exact = matches!(b.kind, Kind::Ecdf(_) | Kind::Ert(_) | Kind::FixedBudget(_))
+            && tables
+                .iter()
+                .all(|(.., k)| self.tables.improvements.contains_key(k));
+        let anytime = match (b.reads_anytime() || matches!(b.kind, Kind::Facts(_)), exact) {
+            (true, true) => read(&[&self.tables.anytime, &self.tables.improvements])?,
+            (true, false) => read(&[&self.tables.anytime])?,
+            (false, _) => DataFrame::default(),
         };
         let rows = if b.reads_anytime() {
             &anytime
@@ -200,7 +214,8 @@ impl Renderer<'_> {
         if let Some(r) = spec.runtime.as_mut() {
             r.reference = self.reference(b)?;
             let (_, trivial) = self.block_hits(b, sel, r)?;
-            note = trivial;
+            let (references, _) = self.references_shown(b, sel)?;
+            note = references + &trivial;
         }
         spec.title =
             fill(b.look.title.as_deref().unwrap_or_default(), facts).map_err(anyhow::Error::msg)?;
@@ -334,4 +349,59 @@ fn filter_facts(filter: &Filter) -> Facts {
         f.set(format!("where.{col}"), fact);
     }
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::metrics::Better;
+    use crate::pipeline::params::Value;
+    use crate::pipeline::table::{ColumnBuilder, frame};
+    use crate::present::compare::{Pairing, rank};
+    use crate::present::figure::{AnyFigure, FigureKind, FigureSpec, build};
+    use crate::present::view::summarize;
+
+    /// Groups a and b on 20 shared replicates, b one below a on each: independent
+    /// samples cannot tell them apart, pairs can.
+    fn shifted() -> polars::prelude::DataFrame {
+        let (mut g, mut r, mut y) = (
+            ColumnBuilder::new("g"),
+            ColumnBuilder::new("replicate"),
+            ColumnBuilder::new("y"),
+        );
+        for i in 0..20 {
+            for (name, v) in [("a", 10.0 + i as f64), ("b", 9.0 + i as f64)] {
+                g.push(Value::from(name));
+                r.push(Value::Int(i));
+                y.push(Value::Float(v));
+            }
+        }
+        frame(vec![g, r, y]).unwrap()
+    }
+
+    #[test]
+    fn the_interval_chart_marks_what_the_compare_table_says() {
+        let df = shifted();
+        for paired in [Vec::new(), vec!["replicate".to_string()]] {
+            let pairing = match paired.is_empty() {
+                true => Pairing::None,
+                false => Pairing::By(paired.clone()),
+            };
+            let groups = summarize(&df, &["g".into()], "y", None).unwrap();
+            let table = rank(groups, "y", Better::Higher, &pairing, None).unwrap();
+            let spec = FigureSpec {
+                group: vec!["g".into()],
+                better: Some(Better::Higher),
+                paired: paired.clone(),
+                ..FigureSpec::new(FigureKind::Interval, "y")
+            };
+            let AnyFigure::Interval(chart) = build(&spec, &df).unwrap() else {
+                panic!("an interval chart")
+            };
+            let marks: Vec<bool> = chart.rows.iter().map(|r| r.with_best).collect();
+            let tied: Vec<bool> = table.iter().map(|r| !r.worse()).collect();
+            assert_eq!(marks, tied, "paired by {paired:?}");
+            // Unpaired, b is tied with a; paired, it is worse on every one of 20 pairs.
+            assert_eq!(tied, vec![true, paired.is_empty()]);
+        }
+    }
 }

@@ -342,3 +342,81 @@ pub fn describe(s: &Study) -> String {
         s.experiments().join(", ")
     )
 }
+
+/// The facts blocks give templates and the functions studies may name, for `searchlab
+/// list facts`: each block kind's facts (under the block's `name`, or its kind) and
+/// each domain's fact, board, reference and canonical-form functions with what they
+/// give.
+pub fn facts_reference(domains: &[crate::domain::Domain]) -> String {
+    use std::fmt::Write;
+    let mut out = String::from(
+        "Facts of blocks (quoted as {NAME.FACT}; NAME is the block's name, else its kind):\n",
+    );
+    for (kind, facts) in BLOCK_FACTS {
+        let _ = writeln!(out, "  {kind:<13} {facts}");
+    }
+    let _ = writeln!(
+        out,
+        "  every block   where.COLUMN: the value its filter selected\n  config        config.EXPERIMENT.KEY: a config's value\n\nFormats: {{x:.2}} decimals, {{x:~2}} at most 2 decimals, {{x:.3g}} significant digits, {{x:,}} thousands, {{x:p}} a p-value, {{x:%}} a percentage"
+    );
+    for d in domains {
+        let _ = writeln!(out, "\nDomain {}:", d.name());
+        for f in &d.facts {
+            let facts: Vec<String> = f
+                .facts
+                .iter()
+                .map(|n| match n.strip_suffix('[') {
+                    Some(family) => format!("{family}[KEY].…"),
+                    None => n.to_string(),
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  fact function {:<22} gives {}",
+                f.name,
+                facts.join(", ")
+            );
+        }
+        for f in &d.boards {
+            let _ = writeln!(out, "  board function {:<21} draws pictures", f.name);
+        }
+        for r in &d.references {
+            let _ = writeln!(out, "  reference {:<26} {}", r.name, r.what);
+        }
+        for c in &d.canonical {
+            let _ = writeln!(
+                out,
+                "  canonical form of {:<18} tells runs that are one algorithm under two names",
+                c.algorithm
+            );
+        }
+    }
+    out
+}
+
+/// What each block kind adds to the facts (see the blocks' documentation).
+const BLOCK_FACTS: &[(&str, &str)] = &[
+    (
+        "compare",
+        "best.*, second.*, worst.*, [GROUP].* (group, n, median, q1, q3, mean, min, max, ci_low, ci_high, rank; p, p_holm, a12, effect but for the best); leaders, best.tied, best.tied_count, tied, tied_count, worse_count, groups, runs; aliases, aliases_count, best.same_as, [GROUP].same_as",
+    ),
+    (
+        "table",
+        "[GROUP].* (group, n, median, q1, q3, mean, min, max, ci_low, ci_high)",
+    ),
+    (
+        "ert",
+        "[GROUP].ert, .ert_low, .ert_high, .status, .success, .successes, .runs; target, budget, reference[PROBLEM]; best, best_ert, best_ert_low, best_ert_high, best_status, best_success, best_tied, best_tied_count, leaders",
+    ),
+    (
+        "fixed_budget",
+        "[GROUP][BUDGET].median, .q1, .q3; [BUDGET].best, [BUDGET].leaders, [BUDGET].best.tied",
+    ),
+    (
+        "ecdf",
+        "none (a figure; the reference values of relative targets are printed under it)",
+    ),
+    ("aggregate", "[GROUP].METRIC, all.METRIC"),
+    ("pivot", "[ROW][COLUMN]"),
+    ("facts", "the facts its function gives (below)"),
+];

@@ -84,12 +84,16 @@ impl Renderer<'_> {
             Some(c) => Pairing::By(c.list()),
             None => Pairing::None,
         };
-        let ranked = compare::rank(groups, &metric, better, &pairing, k.missing)?;
-        facts.extend_prefixed(&sel.prefix, compare::facts(&ranked));
-        let test = match pairing {
-            Pairing::None => "Mann–Whitney",
-            Pairing::By(_) => "Wilcoxon",
+        let hint = match pairing {
+            Pairing::None => compare::pairing_hint(&groups),
+            Pairing::By(_) => String::new(),
         };
+        let ranked = compare::rank(groups, &metric, better, &pairing, k.missing)?;
+        let aliases = compare::same_algorithm(&ranked, &self.functions.canonical)?;
+        let mut f = compare::facts(&ranked);
+        f.extend_prefixed("", compare::alias_facts(&ranked, &aliases));
+        facts.extend_prefixed(&sel.prefix, f);
+        let test = pairing.test_name();
         let mut head = vec!["rank".to_string(), self.group_header(b, sel, &by)];
         head.extend([
             "runs".to_string(),
@@ -121,7 +125,7 @@ impl Renderer<'_> {
                 ]
             })
             .collect();
-        Ok(markdown_table(&head, &rows))
+        Ok(markdown_table(&head, &rows) + &compare::alias_note(&aliases) + &hint)
     }
 
     pub(super) fn aggregate_block(

@@ -30,8 +30,12 @@ pub const FACTS: &[FactFunction] = &[
             "p0.ci_low",
             "p0.ci_high",
             "p0.rate",
+            "p0.rate_low",
+            "p0.rate_high",
             "peak.p",
             "peak.rate",
+            "peak.tied",
+            "peak.leaders",
             "last.p",
             "last.rate",
             "ratio_low",
@@ -60,6 +64,8 @@ struct EscapeRow {
     runs: usize,
     escaped: usize,
     rate: f64,
+    /// The rate's exact 95% Poisson interval.
+    rate_ci: (f64, f64),
     median_iterations: Option<f64>,
     median_uphill_steps: Option<f64>,
 }
@@ -91,6 +97,7 @@ fn escape_rows(input: &FactInput) -> anyhow::Result<(f64, Vec<EscapeRow>)> {
                 runs: idx.len(),
                 escaped: hit.len(),
                 rate: hit.len() as f64 / at_risk.max(1.0),
+                rate_ci: crate::stats::poisson_rate_ci(hit.len() as u64, at_risk.max(1.0)),
                 median_iterations: median(
                     &idx.iter().filter_map(|&i| to_escape[i]).collect::<Vec<_>>(),
                 ),
@@ -137,6 +144,8 @@ fn escape_facts(input: &FactInput) -> anyhow::Result<Facts> {
         g.set("ci_low", lo);
         g.set("ci_high", hi);
         g.set("rate", r.rate);
+        g.set("rate_low", r.rate_ci.0);
+        g.set("rate_high", r.rate_ci.1);
         g.set("median_iterations", r.median_iterations.unwrap_or(f64::NAN));
         g.set(
             "median_uphill_steps",
@@ -150,6 +159,18 @@ fn escape_facts(input: &FactInput) -> anyhow::Result<Facts> {
     if let Some(peak) = rows.iter().max_by(|a, b| a.rate.total_cmp(&b.rate)) {
         f.set("peak.p", peak.p);
         f.set("peak.rate", peak.rate);
+        // The probabilities whose rate's interval overlaps the peak's: no peak over them.
+        let tied: Vec<String> = rows
+            .iter()
+            .filter(|r| r.key != peak.key)
+            .filter(|r| r.rate_ci.0 <= peak.rate_ci.1 && peak.rate_ci.0 <= r.rate_ci.1)
+            .map(|r| format!("p = {}", r.key))
+            .collect();
+        let named = crate::present::compare::leaders(&format!("p = {}", peak.key), &tied);
+        if let (Some(t), Some(l)) = (named.get("best.tied"), named.get("leaders")) {
+            f.set("peak.tied", t.clone());
+            f.set("peak.leaders", l.clone());
+        }
     }
     if let Some(last) = rows.last() {
         f.set("last.p", last.p);

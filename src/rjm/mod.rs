@@ -59,6 +59,7 @@ pub fn domain() -> crate::domain::Domain {
         facts: [facts::FACTS, exact::FACTS].concat(),
         boards: facts::BOARDS.to_vec(),
         references: [best::REFERENCES, exact::REFERENCES].concat(),
+        canonical: vec![runner::ANNEAL_CANONICAL],
         program: crate::domain::Program {
             command: cli::command,
             run: cli::run_matches,

@@ -8,6 +8,7 @@ use crate::pipeline::params::{ParamSpec, Params};
 use crate::pipeline::runner::{
     Algorithm, Dimension, RunContext, RunOutput, Runner, Seeds, log_checkpoints,
 };
+use crate::present::facts::CanonicalFunction;
 use crate::rjm::{Maze, MazeLandscape, UNREACHABLE, landscape::optimize};
 use crate::util::rng::rng_from_seed;
 use std::time::Instant;
@@ -190,8 +191,9 @@ fn hill_descent() -> Algorithm {
         name: "hill_descent",
         // 2: anytime checkpoints at 1, 2, 3, 5, 7 per decade.
         // 3: the budget counts evaluations (`evaluations`, `descents`); the start
-        // is the replicate's instance, shared by every method.
-        version: 3,
+        // is the replicate's instance, shared by every method. 4: the anytime
+        // curve holds every strict improvement besides the checkpoints.
+        version: 4,
         description: "hill descent with sideways moves, random restarts and uphill steps of fixed probability (parts 3-5)",
         metrics: MetricsSpec::of::<DescentMetrics>(),
         anytime: true,
@@ -217,8 +219,9 @@ fn anneal() -> Algorithm {
         // their schedules (absent from the runs of the others). 4: the
         // constant, end-point and adaptive schedules; anytime checkpoints at 1,
         // 2, 3, 5, 7 per decade. 5: the budget counts evaluations; the start is
-        // the replicate's instance, shared by every method.
-        version: 5,
+        // the replicate's instance, shared by every method. 6: the anytime curve
+        // holds every strict improvement besides the checkpoints.
+        version: 6,
         description: "simulated annealing (part 6) with a choice of temperature schedule",
         metrics: MetricsSpec::of::<DescentMetrics>(),
         anytime: true,
@@ -369,38 +372,84 @@ fn local_search(
 }
 
 fn schedule(params: &Params) -> anyhow::Result<Schedule> {
-    let t0 = params.float("initial_temperature")?;
-    Ok(match params.str("schedule")? {
+    schedule_of(params.str("schedule")?, &|name| params.float(name))
+}
+
+/// The schedule named `name` with its parameters read by `num`.
+fn schedule_of(name: &str, num: &dyn Fn(&str) -> anyhow::Result<f64>) -> anyhow::Result<Schedule> {
+    let t0 = num("initial_temperature")?;
+    Ok(match name {
         "geometric" => Schedule::Geometric {
             t0,
-            decay: params.float("decay")?,
+            decay: num("decay")?,
         },
         "linear" => Schedule::Linear { t0 },
         "logarithmic" => Schedule::Logarithmic { t0 },
         "lundy_mees" => Schedule::LundyMees {
             t0,
-            beta: params.float("beta")?,
+            beta: num("beta")?,
         },
         "reheating" => Schedule::Reheating {
             t0,
-            decay: params.float("decay")?,
-            patience: params.int("patience")? as u64,
+            decay: num("decay")?,
+            patience: num("patience")? as u64,
         },
         "constant" => Schedule::Constant { t0 },
         "geometric_end" => Schedule::GeometricEnd {
             t0,
-            t_end: params.float("end_temperature")?,
+            t_end: num("end_temperature")?,
         },
         "linear_end" => Schedule::LinearEnd {
             t0,
-            t_end: params.float("end_temperature")?,
+            t_end: num("end_temperature")?,
         },
         "adaptive" => Schedule::Adaptive {
             t0,
-            target: params.float("target_acceptance")?,
+            target: num("target_acceptance")?,
         },
         other => anyhow::bail!("unknown schedule {other}"),
     })
+}
+
+/// `anneal`'s canonical form: its schedule reduced ([`Schedule::canonical`]) and its
+/// other parameters as they are.
+pub const ANNEAL_CANONICAL: CanonicalFunction = CanonicalFunction {
+    algorithm: "anneal",
+    canonical: anneal_canonical,
+};
+
+/// The parameters that say which schedule runs; the others are kept as they are.
+const SCHEDULE_PARAMS: [&str; 7] = [
+    "schedule",
+    "initial_temperature",
+    "decay",
+    "beta",
+    "patience",
+    "end_temperature",
+    "target_acceptance",
+];
+
+fn anneal_canonical(row: &std::collections::BTreeMap<String, String>) -> Option<(String, String)> {
+    let num = |name: &str| -> anyhow::Result<f64> {
+        let text = row.get(name).map(String::as_str).unwrap_or_default();
+        text.parse::<f64>()
+            .map_err(|_| anyhow::anyhow!("{name} = {text:?} is not a number"))
+    };
+    let s = schedule_of(row.get("schedule")?, &num).ok()?.canonical();
+    let mut key = format!("{s:?}");
+    for p in anneal().params.iter().map(|p| p.name) {
+        if !SCHEDULE_PARAMS.contains(&p) {
+            key.push_str(&format!(
+                ", {p} = {}",
+                row.get(p).map_or("", |v| v.as_str())
+            ));
+        }
+    }
+    let words = match &s {
+        Schedule::Constant { t0 } => format!("Metropolis at the constant temperature T0 = {t0}"),
+        other => format!("{} schedule {other:?}", other.name()),
+    };
+    Some((key, words))
 }
 
 /// A maze as one string, rows separated by '/': compact for a table cell.
@@ -646,5 +695,44 @@ mod tests {
                 assert_eq!(get("escaped"), Value::Bool(false));
             }
         }
+    }
+    #[test]
+    fn annealing_that_keeps_its_temperature_is_the_constant_schedule() {
+        let row = |pairs: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            let mut r: std::collections::BTreeMap<String, String> = [
+                ("algorithm", "anneal"),
+                ("size", "5"),
+                ("evaluations", "10000"),
+                ("start_seed", "2026"),
+                ("sideways_cap", ""),
+            ]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+            r.extend(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+            r
+        };
+        let form = |pairs: &[(&str, &str)]| anneal_canonical(&row(pairs)).unwrap();
+        let constant = form(&[("schedule", "constant"), ("initial_temperature", "0.5")]);
+        let geometric = form(&[
+            ("schedule", "geometric"),
+            ("initial_temperature", "0.5"),
+            ("decay", "1.0"),
+        ]);
+        assert_eq!(geometric, constant);
+        assert_eq!(
+            constant.1,
+            "Metropolis at the constant temperature T0 = 0.5"
+        );
+        let cooling = form(&[
+            ("schedule", "geometric"),
+            ("initial_temperature", "0.5"),
+            ("decay", "0.999"),
+        ]);
+        assert_ne!(cooling.0, constant.0);
+        // Another budget is another algorithm run.
+        let mut longer = row(&[("schedule", "constant"), ("initial_temperature", "0.5")]);
+        longer.insert("evaluations".into(), "20000".into());
+        assert_ne!(anneal_canonical(&longer).unwrap().0, constant.0);
     }
 }

@@ -216,6 +216,8 @@ kinds! {
     Interval = IntervalFigure("interval") {
         x: Option<String>, metric: Option<String>, group: Option<Columns>,
         better: Option<Better>, missing: Option<f64>,
+        /// Pair runs by these columns, as a compare block of the same groups does.
+        paired: Option<Columns>,
     }
     /// The runtime distribution: the fraction of (run, target) pairs whose best so far
     /// has reached the target, against evaluations (log scale), a line per group.
@@ -477,6 +479,7 @@ impl Block {
         }
         match &self.kind {
             Kind::Compare(k) => c.extend(list(&k.paired)),
+            Kind::Interval(k) => c.extend(list(&k.paired)),
             Kind::Aggregate(k) => c.extend(k.metrics.iter().cloned()),
             Kind::Rows(k) => {
                 c.extend(list(&k.columns));
@@ -564,6 +567,7 @@ impl Block {
             Kind::Interval(k) => FigureSpec {
                 x: k.x.clone(),
                 missing: k.missing,
+                paired: list(&k.paired),
                 ..base(FigureKind::Interval)
             },
             Kind::Ecdf(k) => FigureSpec {

@@ -41,6 +41,7 @@ pub fn domain() -> crate::domain::Domain {
         facts: facts::FACTS.to_vec(),
         boards: facts::BOARDS.to_vec(),
         references: Vec::new(),
+        canonical: Vec::new(),
         program: crate::domain::Program {
             command: cli::command,
             run: cli::run_matches,

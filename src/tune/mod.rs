@@ -14,8 +14,8 @@
 //! tables. Outputs, in `<out>/<experiment>/tune/`: `race` (one row per candidate:
 //! when it was dropped, its evaluations and training values), `race_steps` (candidates
 //! alive after each instance), `race_runs` (every training evaluation), `heldout` and
-//! `heldout_anytime` (the elites on the test instances, with the columns of an
-//! experiment's results and anytime tables), the figure `race` and `manifest.json`.
+//! `heldout_anytime` and `heldout_improvements` (the elites on the test instances, with
+//! the columns of an experiment's results, anytime and improvements tables), the figure `race` and `manifest.json`.
 
 pub mod race;
 pub mod spec;
@@ -514,12 +514,15 @@ fn write_tables(
         threads_per_run: plan.threads_per_run,
     };
     let (mut race_runs, _) = frames(&subplan(train), &ev.done)?;
+    let mut heldout_improvements =
+        crate::pipeline::results::improvements(&subplan(heldout.clone()), &ev.done)?;
     let (mut heldout, mut heldout_anytime) = frames(&subplan(heldout), &ev.done)?;
     let mut race = race_table(plan, spec, families, races)?;
     let mut steps = steps_table(families, races)?;
     write_both(&mut race_runs, dir, "race_runs")?;
     write_both(&mut heldout, dir, "heldout")?;
     write_both(&mut heldout_anytime, dir, "heldout_anytime")?;
+    write_both(&mut heldout_improvements, dir, "heldout_improvements")?;
     write_both(&mut race, dir, "race")?;
     write_both(&mut steps, dir, "race_steps")?;
     race_figure(plan, &steps, dir)?;
