@@ -207,23 +207,9 @@ pub fn wilson(successes: u64, n: u64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-// ---------------------------------------------------------------------------------------
-// Chi-square and Student t tails, through the regularized incomplete gamma and beta
-// functions. The power-and-exponential factors in front of the series and continued
-// fractions are computed as in R's nmath (Loader's saddle-point form of the Poisson
-// density, and `lbeta`), so that large degrees of freedom lose no accuracy to
-// cancellation between large logarithms of gamma functions.
-// ---------------------------------------------------------------------------------------
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::stats::testing::*;
-    #[allow(unused_imports)]
-    use crate::util::rng::rng_from_seed;
-    #[allow(unused_imports)]
-    use rand::RngExt;
 
     #[test]
     fn quantiles_match_numpy() {

@@ -357,18 +357,11 @@ pub fn student_t_sf(t: f64, df: f64) -> f64 {
     if t > 0.0 { tail } else { 1.0 - tail }
 }
 
-// ---------------------------------------------------------------------------------------
-// Rank tests.
-// ---------------------------------------------------------------------------------------
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::stats::testing::*;
-    #[allow(unused_imports)]
+    use crate::stats::testing::rel_err;
     use crate::util::rng::rng_from_seed;
-    #[allow(unused_imports)]
     use rand::RngExt;
 
     #[test]

@@ -56,19 +56,11 @@ pub fn a12_magnitude(a12: f64) -> &'static str {
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// Friedman test and Conover's post-hoc comparisons.
-// ---------------------------------------------------------------------------------------
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::stats::testing::*;
-    #[allow(unused_imports)]
+    use crate::stats::testing::int_sample;
     use crate::util::rng::rng_from_seed;
-    #[allow(unused_imports)]
-    use rand::RngExt;
 
     #[test]
     fn a12_counts_pairs() {

@@ -198,11 +198,8 @@ pub fn friedman_posthoc(blocks: &[Vec<f64>], alpha: f64) -> FriedmanPosthoc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::stats::testing::*;
-    #[allow(unused_imports)]
+    use crate::stats::testing::{int_sample, real_sample, rel_err};
     use crate::util::rng::rng_from_seed;
-    #[allow(unused_imports)]
     use rand::RngExt;
 
     #[test]

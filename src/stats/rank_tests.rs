@@ -287,10 +287,6 @@ where
     c
 }
 
-// ---------------------------------------------------------------------------------------
-// Multiple comparisons and effect size.
-// ---------------------------------------------------------------------------------------
-
 /// Holm–Bonferroni adjusted p-values, in the input order, as
 /// `statsmodels.stats.multitest.multipletests(p, method="holm")[1]` (and R's
 /// `p.adjust(p, "holm")`) compute them.
@@ -321,11 +317,8 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::stats::effect::a12;
-    #[allow(unused_imports)]
-    use crate::stats::testing::*;
-    #[allow(unused_imports)]
+    use crate::stats::testing::{int_sample, real_sample, rel_err};
     use crate::util::rng::rng_from_seed;
-    #[allow(unused_imports)]
     use rand::RngExt;
 
     /// (name, first sample, second sample, statistic, p-value).
