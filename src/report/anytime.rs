@@ -9,7 +9,7 @@ use crate::present::anytime::{Hits, at_budgets, ert, hits, trivial};
 use crate::present::charts::label;
 use crate::present::facts::Facts;
 use crate::present::figure::{Reference, RuntimeSpec};
-use crate::present::format::{markdown_table, number};
+use crate::present::format::number;
 use crate::study::block::{Block, ErtTable, FixedBudgetTable, Kind, TargetKeys};
 
 impl Renderer<'_> {
@@ -156,7 +156,7 @@ impl Renderer<'_> {
                 number(k.targets.fractions[t] * 100.0, 1)
             ),
         }));
-        Ok(markdown_table(&head, &rows) + &note)
+        Ok(super::tables::table(&head, rows) + &note)
     }
 
     /// Per group and budget, the median (and quartiles) of the best value reached
@@ -231,6 +231,6 @@ impl Renderer<'_> {
                 .iter()
                 .map(|x| format!("best so far at {} {budget} (median, IQR)", number(*x, 0))),
         );
-        Ok(markdown_table(&head, &rows))
+        Ok(super::tables::table(&head, rows))
     }
 }
