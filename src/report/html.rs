@@ -27,7 +27,7 @@ th, td { border: 1px solid #ccc; padding: .25rem .6rem; text-align: left; vertic
 th { background: #f2f2f2; }
 tr:nth-child(even) td { background: #fafafa; }
 td { font-variant-numeric: tabular-nums; }
-td[style*="right"], th[style*="right"] { white-space: nowrap; }
+td[style*="right"] { white-space: nowrap; }
 figure { margin: 1rem 0; }
 svg.figure { display: block; max-width: 100%; height: auto; margin: 0 auto .3rem; }
 figcaption, caption { font-size: .9rem; color: #333; }
