@@ -199,7 +199,7 @@ pub fn run(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result<()>
 
 /// clap's error on one line: its message up to the usage block, the lines that name the
 /// arguments joined to it ("the following required arguments were not provided:
-/// <CONFIG>").
+/// `<CONFIG>`").
 pub fn clap_message(text: &str) -> String {
     let head = text.split("\n\n").next().unwrap_or(text);
     let words: Vec<&str> = head

@@ -1,10 +1,10 @@
 //! The report as a PDF, written natively: no browser and no typesetting system, only
 //! `pdf-writer` (through which `svg2pdf` already writes the figures' PDFs), the DejaVu
 //! fonts bundled by the `dejavu` crate, and `svg2pdf` for the figures, which stay
-//! vectors. The markdown the report renders is read into blocks ([`parse`]), set onto
-//! A4 pages ([`layout`], lines in [`text`], tables in [`table`]) and written with
+//! vectors. The markdown the report renders is read into blocks (`parse`), set onto
+//! A4 pages (`layout`, lines in `text`, tables in `table`) and written with
 //! page numbers, contents lines that link to their pages, bookmarks and subset fonts
-//! ([`fonts`]). docs/report-pdf.md says why this route and what it costs to build.
+//! (`fonts`). docs/report-pdf.md says why this route and what it costs to build.
 
 mod fonts;
 mod layout;
