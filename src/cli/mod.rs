@@ -48,6 +48,9 @@ enum Command {
         /// Render only this study (a name, or a study file); repeatable; writes outputs/report/NAME.md. Default: every default study, into report.md
         #[arg(long = "study", value_name = "NAME")]
         studies: Vec<String>,
+        /// Write the assignment's short report instead (the study `summary`): outputs/report/summary.{md,html,pdf}, at most two A4 pages
+        #[arg(long, conflicts_with = "studies")]
+        summary: bool,
     },
     /// Race each variant's candidate settings under the same budget (the config's [tune] section), then run the elites on held-out seeds: outputs/<experiment>/tune/
     Tune {
@@ -239,7 +242,11 @@ fn run_command(domains: &[Domain], matches: &clap::ArgMatches) -> anyhow::Result
     let base = Path::new(".");
     match cli.command {
         Command::Run { config, exec, set } => experiment::run(domains, &config, &exec, &set),
-        Command::Report { exec, studies } => report::run(domains, base, &exec, &studies),
+        Command::Report {
+            exec,
+            studies,
+            summary,
+        } => report::run(domains, base, &exec, &studies, summary),
         Command::Tune {
             config,
             budget,

@@ -1,12 +1,15 @@
 //! `searchlab report`: runs every experiment (and tuning) the chosen studies read, then
 //! has the report render them; with `--shard`, runs one shard of each and renders
-//! nothing. The default studies go to `report.md`; `--study NAME` writes `NAME.md`.
+//! nothing. The default studies go to `report.md`; `--study NAME` writes `NAME.md`;
+//! `--summary` writes the study `summary` as a short document, `summary.md`. Each
+//! markdown file gets its HTML page and its PDF (A4) beside it.
 
 use super::ExecArgs;
 use crate::domain::Domain;
 use crate::pipeline::execute::{Options, run_experiment, run_shard};
 use crate::pipeline::progress::Progress;
 use crate::report::blocks::Tables;
+use crate::report::pdf::Setting;
 use crate::report::plan::Work;
 use crate::report::{Ran, document};
 use crate::study::Source;
@@ -20,8 +23,11 @@ pub fn run(
     base: &Path,
     exec: &ExecArgs,
     names: &[String],
+    summary: bool,
 ) -> anyhow::Result<()> {
     let started = Instant::now();
+    let summary_name = [SUMMARY.to_string()];
+    let names = if summary { &summary_name[..] } else { names };
     let runners = crate::domain::runners(domains);
     let functions = crate::domain::functions(domains);
     let (studies, work) = crate::report::plan::plan_studies(base, &runners, &functions, names)?;
@@ -41,6 +47,9 @@ pub fn run(
     let report_dir = opts.out.join("report");
     let figures = report_dir.join("figures");
     let mut out = std::io::stdout().lock();
+    if summary {
+        return write_summary(&studies, &tables, &functions, &report_dir, &opts);
+    }
     let files: Vec<(String, Vec<crate::study::Study>)> = if names.is_empty() {
         vec![("report".to_string(), studies)]
     } else {
@@ -68,8 +77,52 @@ pub fn run(
         };
         let html = crate::report::html::page(&md, title, &figures)?;
         crate::util::atomic::write(&report_dir.join(format!("{name}.html")), html.as_bytes())?;
-        writeln!(out, "report: {} (and {name}.html)", path.display())?;
+        let pdf = crate::report::pdf::document(&md, title, &figures, &Setting::report())?;
+        crate::util::atomic::write(&report_dir.join(format!("{name}.pdf")), &pdf)?;
+        writeln!(
+            out,
+            "report: {} (and {name}.html, {name}.pdf)",
+            path.display()
+        )?;
     }
+    Ok(())
+}
+
+/// The study of the assignment's short report.
+pub const SUMMARY: &str = "summary";
+
+/// The short report: `summary.md`, `.html` and `.pdf` (set as [`Setting::summary`]).
+fn write_summary(
+    studies: &[crate::study::Study],
+    tables: &Tables,
+    functions: &crate::domain::Functions,
+    report_dir: &Path,
+    opts: &Options,
+) -> anyhow::Result<()> {
+    let figures = report_dir.join("figures");
+    let Some(study) = studies.first() else {
+        return Ok(());
+    };
+    let md = crate::report::short_document(study, tables, functions, &figures)?;
+    if opts.env.cancel.is_cancelled() {
+        return Err(crate::util::cancel::Interrupted(
+            "every run is kept; summary.md was not written (the same command writes it without running anything)".into(),
+        )
+        .into());
+    }
+    let path = report_dir.join(format!("{SUMMARY}.md"));
+    crate::util::atomic::write(&path, md.as_bytes())?;
+    let html = crate::report::html::page(&md, &study.title, &figures)?;
+    crate::util::atomic::write(&report_dir.join(format!("{SUMMARY}.html")), html.as_bytes())?;
+    let pdf = crate::report::pdf::document(&md, &study.title, &figures, &Setting::summary())?;
+    let pages = crate::report::pdf::page_count(&pdf);
+    crate::util::atomic::write(&report_dir.join(format!("{SUMMARY}.pdf")), &pdf)?;
+    writeln!(
+        std::io::stdout().lock(),
+        "report: {} (and {SUMMARY}.html, {SUMMARY}.pdf: {pages} page{})",
+        path.display(),
+        if pages == 1 { "" } else { "s" }
+    )?;
     Ok(())
 }
 

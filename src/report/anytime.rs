@@ -10,7 +10,7 @@ use crate::present::anytime::{Hits, at_budgets, ert, ert_interval, hits, longest
 use crate::present::charts::{label, ordered_values};
 use crate::present::facts::Facts;
 use crate::present::figure::{Reference, RuntimeSpec};
-use crate::present::format::{interval, markdown_table, number};
+use crate::present::format::{interval, number};
 use crate::study::block::{Block, ErtTable, FixedBudgetTable, Kind, TargetKeys};
 use crate::util::rng::fnv1a;
 
@@ -246,7 +246,7 @@ impl Renderer<'_> {
             }
             false => "\n*Intervals: 95% bootstrap over the runs.*\n",
         };
-        Ok(markdown_table(&head, &rows) + dagger + &line + &note)
+        Ok(super::tables::table(&head, rows) + dagger + &line + &note)
     }
 
     /// Per group and budget, the median (and quartiles) of the best value reached
@@ -322,7 +322,7 @@ impl Renderer<'_> {
                 .iter()
                 .map(|x| format!("best so far at {} {budget} (median, IQR)", number(*x, 0))),
         );
-        Ok(markdown_table(&head, &rows))
+        Ok(super::tables::table(&head, rows))
     }
 }
 

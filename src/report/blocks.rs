@@ -127,7 +127,11 @@ impl Renderer<'_> {
         if !b.shown() {
             return Ok(String::new());
         }
-        let (above, below) = self.table_titles(b, facts)?;
+        let (above, mut below) = self.table_titles(b, facts)?;
+        // Every table has a caption: the study's, else what the block computes.
+        if below.is_empty() && shown.contains("\n|---") {
+            below = format!("\n*{}*\n", self.default_caption(b, &sel));
+        }
         Ok(above + &shown + &below)
     }
 

@@ -21,21 +21,33 @@ body { font-family: "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; line-hei
        max-width: 62rem; margin: 2rem auto; padding: 0 1rem; color: #1a1a1a; }
 h1, h2, h3 { line-height: 1.25; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem; margin-top: 2.5rem; }
-table { border-collapse: collapse; margin: 1rem 0; font-size: .9rem; }
+table { border-collapse: collapse; margin: .4rem 0 1rem; font-size: .9rem; }
+caption { caption-side: top; text-align: left; font-size: .9rem; color: #333; padding: .2rem 0; }
 th, td { border: 1px solid #ccc; padding: .25rem .6rem; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 tr:nth-child(even) td { background: #fafafa; }
 td { font-variant-numeric: tabular-nums; }
-svg.figure { display: block; max-width: 100%; height: auto; margin: 1rem auto .3rem; }
-p:has(> svg.figure) + p { font-size: .9rem; color: #333; margin-top: 0; }
+td[style*="right"] { white-space: nowrap; }
+figure { margin: 1rem 0; }
+svg.figure { display: block; max-width: 100%; height: auto; margin: 0 auto .3rem; }
+figcaption, caption { font-size: .9rem; color: #333; }
 code { font-size: .9em; }
+@page { margin: 14mm 13mm 16mm; }
 @media print {
-  body { max-width: none; margin: 0; font-size: 10pt; }
+  body { max-width: none; margin: 0; padding: 0; font-size: 9.5pt; line-height: 1.38; }
   a { color: inherit; text-decoration: none; }
-  h2 { break-before: page; }
+  h2 { margin-top: 1.2rem; }
+  h2.study { break-before: page; }
   h2, h3 { break-after: avoid; }
-  table, tr, svg.figure, p:has(> svg.figure) { break-inside: avoid; }
-  p:has(> svg.figure) { break-after: avoid; }
+  h3 { margin: 1rem 0 .4rem; }
+  p { margin: .45rem 0; orphans: 2; widows: 2; }
+  table { font-size: 8pt; margin: .2rem 0 .6rem; }
+  th, td { padding: .1rem .35rem; }
+  tr, figure, caption { break-inside: avoid; }
+  caption { break-after: avoid; }
+  figure { margin: .5rem 0; }
+  svg.figure { max-height: 9.5cm; width: auto; max-width: 100%; }
+  .files { display: none; }
 }
 "#;
 
@@ -58,7 +70,9 @@ pub fn page(markdown: &str, title: &str, figures: &Path) -> anyhow::Result<Strin
     let events: Vec<Event> = Parser::new_ext(markdown, Options::ENABLE_TABLES).collect();
     let mut events = sanitize(events);
     name_headings(&mut events);
-    let events = inline_figures(events, figures)?;
+    mark_studies(&mut events);
+    let events = wrap_figures(inline_figures(events, figures)?);
+    let events = number_tables(events);
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, events.into_iter());
     // What the sanitiser guarantees, checked on the page itself: a failure is a bug.
@@ -135,7 +149,7 @@ fn safe_url(url: &str) -> bool {
 /// The study folder and name of a report figure's link, `figures/STUDY/NAME.png`, when
 /// both are names the program gives (letters, digits, `_`, `-`, `.`; not starting with
 /// `.`), so that no link reaches a file outside the figures' folder.
-fn figure_name(dest: &str) -> Option<(&str, &str)> {
+pub(crate) fn figure_name(dest: &str) -> Option<(&str, &str)> {
     let rest = dest.strip_prefix("figures/")?.strip_suffix(".png")?;
     let (study, name) = rest.split_once('/')?;
     let ok = |s: &str| {
@@ -345,6 +359,188 @@ fn name_headings(events: &mut [Event]) {
         }
         i += 1;
     }
+}
+
+/// Marks each level-2 heading that opens a study (a section holding questions), which
+/// starts a new page in print.
+fn mark_studies(events: &mut [Event]) {
+    let level = |e: &Event| match e {
+        Event::Start(Tag::Heading { level, .. }) => Some(*level as usize),
+        _ => None,
+    };
+    for i in 0..events.len() {
+        if level(&events[i]) != Some(2) {
+            continue;
+        }
+        let questions = events[i + 1..]
+            .iter()
+            .filter_map(level)
+            .take_while(|l| *l > 2)
+            .any(|l| l == 3);
+        if let (true, Event::Start(Tag::Heading { classes, .. })) = (questions, &mut events[i]) {
+            classes.push(CowStr::from("study"));
+        }
+    }
+}
+
+/// Each paragraph that is one figure becomes a numbered `<figure>` with its caption
+/// (the paragraph after it, `*Figure: …*`) as `<figcaption>`, the links to its files
+/// in a span that print hides (they lead nowhere on paper).
+fn wrap_figures(events: Vec<Event>) -> Vec<Event> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut count = 0;
+    let mut i = 0;
+    while i < events.len() {
+        let figure = match (&events[i], events.get(i + 1), events.get(i + 2)) {
+            (
+                Event::Start(Tag::Paragraph),
+                Some(Event::InlineHtml(svg)),
+                Some(Event::End(TagEnd::Paragraph)),
+            ) if svg.starts_with("<svg class=\"figure\"") => svg.clone(),
+            _ => {
+                out.push(events[i].clone());
+                i += 1;
+                continue;
+            }
+        };
+        count += 1;
+        out.push(Event::Html(
+            format!("<figure id=\"figure-{count}\">{figure}").into(),
+        ));
+        i += 3;
+        i = figure_caption(&events, i, count, &mut out);
+    }
+    out
+}
+
+/// The caption paragraph at `i`, if there is one, as the figure's `<figcaption>`; closes
+/// the figure. Returns where the events go on.
+fn figure_caption<'a>(events: &[Event<'a>], i: usize, n: usize, out: &mut Vec<Event<'a>>) -> usize {
+    let starts = matches!(
+        (events.get(i), events.get(i + 1), events.get(i + 2)),
+        (Some(Event::Start(Tag::Paragraph)), Some(Event::Start(Tag::Emphasis)), Some(Event::Text(t)))
+            if t.starts_with("Figure: ")
+    );
+    if !starts {
+        out.push(Event::Html("</figure>\n".into()));
+        return i;
+    }
+    out.push(Event::Html(
+        format!("<figcaption><strong>Figure {n}.</strong> ").into(),
+    ));
+    let mut j = i + 2;
+    let mut in_caption = true;
+    while j < events.len() && !matches!(events[j], Event::End(TagEnd::Paragraph)) {
+        match &events[j] {
+            Event::Text(t) if j == i + 2 => out.push(Event::Text(
+                t.trim_start_matches("Figure: ").to_string().into(),
+            )),
+            Event::End(TagEnd::Emphasis) if in_caption => {
+                in_caption = false;
+                out.push(Event::Html("<span class=\"files\">".into()));
+            }
+            e => out.push(e.clone()),
+        }
+        j += 1;
+    }
+    if !in_caption {
+        out.push(Event::Html("</span>".into()));
+    }
+    out.push(Event::Html("</figcaption></figure>\n".into()));
+    j + 1
+}
+
+/// Numbers each table, puts the caption paragraph after it (`*…*`) in its `<caption>`,
+/// and right-aligns its number columns.
+fn number_tables(events: Vec<Event>) -> Vec<Event> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut count = 0;
+    let mut i = 0;
+    while i < events.len() {
+        let Event::Start(Tag::Table(aligns)) = &events[i] else {
+            out.push(events[i].clone());
+            i += 1;
+            continue;
+        };
+        let end = (i..events.len())
+            .find(|&j| matches!(events[j], Event::End(TagEnd::Table)))
+            .unwrap_or(events.len() - 1);
+        let numeric = number_columns(&events[i..end]);
+        let aligns = aligns
+            .iter()
+            .enumerate()
+            .map(|(c, a)| match numeric.get(c) {
+                Some(true) => pulldown_cmark::Alignment::Right,
+                _ => *a,
+            })
+            .collect();
+        count += 1;
+        let (caption, after) = table_caption(&events, end + 1);
+        out.push(Event::Start(Tag::Table(aligns)));
+        out.push(Event::Html(
+            format!(
+                "<caption id=\"table-{count}\"><strong>Table {count}.</strong> {caption}</caption>"
+            )
+            .into(),
+        ));
+        out.extend(events[i + 1..=end.min(events.len() - 1)].iter().cloned());
+        i = after;
+    }
+    out
+}
+
+/// Which columns of a table hold numbers in every body cell (and a digit somewhere).
+fn number_columns(events: &[Event]) -> Vec<bool> {
+    let mut cells: Vec<Vec<String>> = Vec::new();
+    let (mut body, mut column, mut text) = (false, 0, String::new());
+    for e in events {
+        match e {
+            Event::End(TagEnd::TableHead) => body = true,
+            Event::Start(Tag::TableRow) => column = 0,
+            Event::Start(Tag::TableCell) => text.clear(),
+            Event::Text(t) | Event::Code(t) => text.push_str(t),
+            Event::End(TagEnd::TableCell) => {
+                if body {
+                    if cells.len() <= column {
+                        cells.resize(column + 1, Vec::new());
+                    }
+                    cells[column].push(text.clone());
+                }
+                column += 1;
+            }
+            _ => {}
+        }
+    }
+    cells
+        .iter()
+        .map(|col| {
+            col.iter().all(|t| super::tables::is_number(t))
+                && col.iter().any(|t| t.chars().any(|c| c.is_ascii_digit()))
+        })
+        .collect()
+}
+
+/// The caption of the table ending before `i`: the emphasised paragraph at `i`, as
+/// HTML, and where the events go on after it.
+fn table_caption(events: &[Event], i: usize) -> (String, usize) {
+    let opens = matches!(
+        (events.get(i), events.get(i + 1)),
+        (
+            Some(Event::Start(Tag::Paragraph)),
+            Some(Event::Start(Tag::Emphasis))
+        )
+    );
+    let Some(close) =
+        (i..events.len()).find(|&j| matches!(events[j], Event::End(TagEnd::Paragraph)))
+    else {
+        return (String::new(), i);
+    };
+    if !opens || !matches!(events[close - 1], Event::End(TagEnd::Emphasis)) {
+        return (String::new(), i);
+    }
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, events[i + 2..close - 1].iter().cloned());
+    (html, close + 1)
 }
 
 /// Replaces each image of a figure (`figures/STUDY/NAME.png`) by its SVG, inline, with

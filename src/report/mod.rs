@@ -2,7 +2,7 @@
 //! [`crate::study`]) rendered block by block ([`blocks`]; tables in `tables`, the
 //! anytime views in `anytime`) into markdown, with each study's figures in
 //! `figures/STUDY/` (so no study's report shows another's figure), and into one HTML
-//! page ([`html`]). What a report needs before anything runs is planned in [`plan`].
+//! page ([`html`]) and a PDF ([`pdf`], written natively). What a report needs before anything runs is planned in [`plan`].
 //!
 //! The `report` command runs the experiments the chosen studies read and gives the
 //! tables to [`render`], which is all the report knows of them: it never runs an
@@ -13,8 +13,9 @@
 mod anytime;
 pub mod blocks;
 pub mod html;
+pub mod pdf;
 pub mod plan;
-mod tables;
+pub(crate) mod tables;
 
 use crate::domain::Functions;
 use crate::pipeline::plan::Plan;
@@ -200,13 +201,7 @@ pub fn render(
     functions: &Functions,
     figures: &Path,
 ) -> anyhow::Result<String> {
-    let mut base = Facts::default();
-    for (name, config) in &tables.configs {
-        base.extend_prefixed(
-            "config",
-            crate::study::config_facts::config_facts(name, config, tables.tunes.get(name)),
-        );
-    }
+    let base = config_facts(tables);
     let mut md = String::from("## Contents\n\n");
     for s in studies {
         md.push_str(&format!(
@@ -214,6 +209,12 @@ pub fn render(
             s.title,
             html::anchor_of(&s.title)
         ));
+        for (i, q) in s.questions.iter().enumerate() {
+            let heading = question_heading(i, &q.title);
+            // As a heading, so that `1.` is not read as a list.
+            let anchor = html::anchor_of(&format!("# {heading}"));
+            md.push_str(&format!("  - [{heading}](#{anchor})\n"));
+        }
     }
     md.push('\n');
     for s in studies {
@@ -239,7 +240,7 @@ fn render_study(s: &Study, renderer: &Renderer, base: &Facts) -> anyhow::Result<
     }
     let mut facts = base.clone();
     for (i, q) in s.questions.iter().enumerate() {
-        md.push_str(&format!("### {}. {}\n\n", i + 1, q.title));
+        md.push_str(&format!("### {}\n\n", question_heading(i, &q.title)));
         if let Some(intro) = &q.intro {
             md.push_str(
                 &fill(intro.trim(), &facts)
@@ -265,6 +266,47 @@ fn render_study(s: &Study, renderer: &Renderer, base: &Facts) -> anyhow::Result<
         }
     }
     Ok(md)
+}
+
+/// The facts every study may use: each config's, as `config.<experiment>.<key>`.
+fn config_facts(tables: &Tables) -> Facts {
+    let mut base = Facts::default();
+    for (name, config) in &tables.configs {
+        base.extend_prefixed(
+            "config",
+            crate::study::config_facts::config_facts(name, config, tables.tunes.get(name)),
+        );
+    }
+    base
+}
+
+/// The heading of a study's `i`th question (from 0), as the contents list it.
+fn question_heading(i: usize, title: &str) -> String {
+    format!("{}. {title}", i + 1)
+}
+
+/// A short report of one study (the assignment's summary): its title as the document's,
+/// its intro and questions, and no contents or table of runs. Its figures are saved in
+/// `figures/STUDY/`.
+pub fn short_document(
+    study: &Study,
+    tables: &Tables,
+    functions: &Functions,
+    figures: &Path,
+) -> anyhow::Result<String> {
+    let base = config_facts(tables);
+    let renderer = Renderer {
+        tables,
+        functions,
+        figures: figures.join(&study.name),
+        link: format!("figures/{}", study.name),
+    };
+    let md = render_study(study, &renderer, &base)?;
+    // The study's heading is the document's title.
+    Ok(match md.strip_prefix("## ") {
+        Some(rest) => format!("# {rest}"),
+        None => md,
+    })
 }
 
 /// An experiment or a tuning the report's command ran, for the table at its end.
@@ -310,7 +352,7 @@ pub fn document(
         })
         .collect();
     let head = ["experiment", "runs", "computed now", "seconds", "tables"].map(String::from);
-    md.push_str(&crate::present::format::markdown_table(&head, &rows));
+    md.push_str(&tables::table(&head, rows));
     md.push_str(&format!(
         "\nReport built in {:.1} s.\n",
         started.elapsed().as_secs_f64()

@@ -13,7 +13,7 @@ use crate::present::format::{
 };
 use crate::present::view::{group_rows, none_for_null, summarize};
 use crate::study::block::{
-    AggregateTable, Block, CompareTable, PivotTable, RowsTable, SummaryTable,
+    AggregateTable, Block, CompareTable, Kind, PivotTable, RowsTable, SummaryTable,
 };
 
 impl Renderer<'_> {
@@ -52,7 +52,7 @@ impl Renderer<'_> {
             "95% CI of the median".into(),
             "mean".into(),
         ]);
-        Ok(markdown_table(&head, &rows))
+        Ok(table(&head, rows))
     }
 
     /// The header of the group column: the block's, or the grouping columns' headers.
@@ -125,7 +125,7 @@ impl Renderer<'_> {
                 ]
             })
             .collect();
-        Ok(markdown_table(&head, &rows) + &compare::alias_note(&aliases) + &hint)
+        Ok(table(&head, rows) + &compare::alias_note(&aliases) + &hint)
     }
 
     pub(super) fn aggregate_block(
@@ -155,7 +155,7 @@ impl Renderer<'_> {
         facts.extend_prefixed(&sel.prefix, f);
         let mut head = vec![self.group_header(b, sel, &by)];
         head.extend(k.metrics.iter().map(|m| self.header(b, sel, m)));
-        Ok(markdown_table(&head, &rows))
+        Ok(table(&head, rows))
     }
 
     pub(super) fn pivot_block(
@@ -196,7 +196,7 @@ impl Renderer<'_> {
             self.header(b, sel, &col_col)
         )];
         head.extend(col_values.iter().map(|v| label(v)));
-        Ok(markdown_table(&head, &rows))
+        Ok(table(&head, rows))
     }
 
     pub(super) fn rows_block(
@@ -219,7 +219,7 @@ impl Renderer<'_> {
             .map(|i| values.iter().map(|col| text_cell(&col[i], d)).collect())
             .collect();
         let head: Vec<String> = cols.iter().map(|c| self.header(b, sel, c)).collect();
-        Ok(markdown_table(&head, &rows))
+        Ok(table(&head, rows))
     }
 
     /// A table of a fact family `[key].column`: a row per key (in display order), a
@@ -277,7 +277,52 @@ impl Renderer<'_> {
                 .iter()
                 .map(|c| headers.get(c).cloned().unwrap_or(c.replace('_', " "))),
         );
-        Ok(markdown_table(&head, &rows))
+        Ok(table(&head, rows))
+    }
+}
+
+impl Renderer<'_> {
+    /// The caption of a table block whose study gives none: what it shows, in the
+    /// words of its headers.
+    pub(super) fn default_caption(&self, b: &Block, sel: &Selected) -> String {
+        let by = b.group_list();
+        let group = match by.is_empty() {
+            true => String::new(),
+            false => format!(" by {}", self.group_header(b, sel, &by)),
+        };
+        let metric = |m: &Option<String>| self.header(b, sel, m.as_deref().unwrap_or_default());
+        match &b.kind {
+            Kind::Table(k) => format!(
+                "{}{group}: runs, median, interquartile range, 95% bootstrap interval of the median and mean",
+                metric(&k.metric)
+            ),
+            Kind::Compare(k) => format!(
+                "{}{group}, best first, each tested against the best",
+                metric(&k.metric)
+            ),
+            Kind::Aggregate(k) => {
+                let names: Vec<String> = k.metrics.iter().map(|m| self.header(b, sel, m)).collect();
+                format!(
+                    "{}{group} ({:?} over the runs)",
+                    names.join(", "),
+                    k.aggregate
+                )
+                .to_lowercase()
+            }
+            Kind::Pivot(k) => format!(
+                "{} ({:?} over the runs) by {} and {}",
+                metric(&k.metric),
+                k.aggregate,
+                metric(&k.rows),
+                metric(&k.columns)
+            ),
+            Kind::Ert(_) => format!(
+                "expected running time to each target{group}, with the runs that reached it"
+            ),
+            Kind::FixedBudget(_) => format!("the best value reached within each budget{group}"),
+            Kind::Rows(_) | Kind::Facts(_) => format!("{}{group}", sel.experiments.join(", ")),
+            _ => String::new(),
+        }
     }
 }
 
@@ -287,5 +332,196 @@ fn significant_or_number(x: f64, digits: usize) -> String {
         significant(x, 3)
     } else {
         number(x, digits)
+    }
+}
+
+/// A piece of a cell: a number (its digits before and after the point, separators
+/// dropped) or text between numbers.
+#[derive(Debug, PartialEq)]
+enum Token {
+    Number { whole: String, fraction: String },
+    Text(String),
+}
+
+/// A cell cut into numbers and the text between them. A comma belongs to a number only
+/// as a thousands separator (three digits follow it, and no fourth).
+fn tokens(cell: &str) -> Vec<Token> {
+    let chars: Vec<char> = cell.chars().collect();
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            text.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let (mut whole, mut fraction) = (String::new(), String::new());
+        while i < chars.len() {
+            let c = chars[i];
+            let group = |at: usize| {
+                (at + 1..at + 4).all(|j| chars.get(j).is_some_and(char::is_ascii_digit))
+                    && !chars.get(at + 4).is_some_and(char::is_ascii_digit)
+            };
+            if c.is_ascii_digit() {
+                whole.push(c);
+            } else if c == ',' && group(i) {
+            } else {
+                break;
+            }
+            i += 1;
+        }
+        if chars.get(i) == Some(&'.') && chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+            i += 1;
+            while let Some(c) = chars.get(i).filter(|c| c.is_ascii_digit()) {
+                fraction.push(*c);
+                i += 1;
+            }
+        }
+        if !text.is_empty() {
+            out.push(Token::Text(std::mem::take(&mut text)));
+        }
+        out.push(Token::Number { whole, fraction });
+    }
+    if !text.is_empty() {
+        out.push(Token::Text(text));
+    }
+    out
+}
+
+/// Whether a cell holds only numbers (values, ranges, intervals, p-values) or nothing
+/// (`–`): what a number column holds.
+pub fn is_number(cell: &str) -> bool {
+    let cell = cell.trim();
+    !cell.is_empty()
+        && tokens(cell).iter().all(|t| match t {
+            Token::Number { .. } => true,
+            Token::Text(t) => t.chars().all(|c| " –-−+%[],<>=≤≥p×∞()/".contains(c)),
+        })
+}
+
+/// A table's numbers written one way: in each number column every number has the same
+/// decimals (the most any has), numbers of four digits or more have thousands
+/// separators everywhere in the table, and a column of seeds (its header says `seed`)
+/// shows them exactly, without separators.
+pub(super) fn uniform(head: &[String], rows: &mut [Vec<String>]) {
+    for (c, name) in head.iter().enumerate() {
+        let cells: Vec<&String> = rows.iter().filter_map(|r| r.get(c)).collect();
+        if !cells.iter().all(|t| is_number(t)) {
+            continue;
+        }
+        let seeds = name.to_lowercase().contains("seed");
+        let decimals = cells
+            .iter()
+            .flat_map(|t| tokens(t))
+            .map(|t| match t {
+                Token::Number { fraction, .. } => fraction.len(),
+                Token::Text(_) => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        for row in rows.iter_mut() {
+            if let Some(cell) = row.get_mut(c) {
+                *cell = rewrite(cell, decimals, !seeds);
+            }
+        }
+    }
+}
+
+/// A number cell with every number at `decimals` decimals, thousands separated or not.
+fn rewrite(cell: &str, decimals: usize, separated: bool) -> String {
+    tokens(cell)
+        .into_iter()
+        .map(|t| match t {
+            Token::Text(t) => t,
+            Token::Number { whole, fraction } => {
+                let whole = match (separated, whole.parse::<u64>()) {
+                    (true, Ok(n)) => crate::util::numfmt::thousands(n),
+                    _ => whole,
+                };
+                match decimals {
+                    0 => whole,
+                    d => format!("{whole}.{fraction:0<d$}"),
+                }
+            }
+        })
+        .collect()
+}
+
+/// A table in markdown with its numbers written one way ([`uniform`]).
+pub(super) fn table(head: &[String], mut rows: Vec<Vec<String>>) -> String {
+    uniform(head, &mut rows);
+    markdown_table(head, &rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(rows: &[&[&str]]) -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|r| r.iter().map(|c| c.to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn one_format_per_column_separators_everywhere_seeds_exact() {
+        let head: Vec<String> = ["group", "mean", "IQR", "CI", "its seed", "p"]
+            .map(String::from)
+            .into();
+        let mut rows = cells(&[
+            &[
+                "1000",
+                "2.025",
+                "587–1469",
+                "[708, 1,094]",
+                "1700970074948867969",
+                "p < 0.0001",
+            ],
+            &["20,000", "1.5", "19–127", "[40, 62.5]", "17", "–"],
+            &["anneal", "1", "17–18", "[1, 2]", "7", "p = 0.3346"],
+        ]);
+        uniform(&head, &mut rows);
+        assert_eq!(
+            rows[0],
+            [
+                "1000",
+                "2.025",
+                "587–1,469",
+                "[708.0, 1,094.0]",
+                "1700970074948867969",
+                "p < 0.0001"
+            ]
+        );
+        assert_eq!(
+            rows[1],
+            ["20,000", "1.500", "19–127", "[40.0, 62.5]", "17", "–"]
+        );
+        assert_eq!(rows[2][1], "1.000");
+        // The group column holds text, so it is left as is.
+        assert_eq!(rows[2][0], "anneal");
+        let mut rows = cells(&[&["1000"], &["20000"], &["5,000"]]);
+        uniform(&["budget".to_string()], &mut rows);
+        assert_eq!(rows, cells(&[&["1,000"], &["20,000"], &["5,000"]]));
+    }
+
+    #[test]
+    fn cells_of_numbers_and_cells_of_text() {
+        for t in [
+            "18",
+            "17–18",
+            "[708, 1,094]",
+            "p < 0.0001",
+            "0.41",
+            "−16",
+            "∞",
+            "–",
+            "12%",
+        ] {
+            assert!(is_number(t), "{t}");
+        }
+        for t in ["large", "anneal geometric", "", "k = 10", "10 descents"] {
+            assert!(!is_number(t), "{t}");
+        }
     }
 }
