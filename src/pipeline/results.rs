@@ -149,6 +149,7 @@ mod tests {
             }],
             cache: None,
             dimension: None,
+            objective: None,
         }
     }
 

@@ -19,7 +19,7 @@ mod line;
 mod pdf;
 mod style;
 
-pub use axis::{MAX_DECADES, clamp_log};
+pub use axis::{MAX_DECADES, clamp_log, minus};
 pub use board::BoardPicture;
 pub use boxplot::BoxPlot;
 pub use heatmap::Heatmap;
