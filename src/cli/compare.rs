@@ -156,6 +156,7 @@ pub fn run(q: &Query, lookup: MetricLookup) -> anyhow::Result<String> {
         functions: &functions,
         figures: figures.clone(),
         link: ".".into(),
+        styles: &crate::present::plot::StyleBook::default(),
     };
     let experiments: Vec<String> = read.iter().map(|(n, _)| n.clone()).collect();
     let stem = short_name(&format!(

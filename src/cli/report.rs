@@ -166,6 +166,9 @@ fn compute(
                 .filter_map(|m| w.plan.metric(m))
                 .collect(),
         );
+        tables
+            .words
+            .insert(name.clone(), crate::present::words::Words::of_plan(&w.plan));
         if w.runs {
             let f = run_experiment(&w.config, &w.plan, opts, progress)?;
             crate::present::outputs::write(&w.config, &w.plan, &f.results, &f.anytime, &f.dir)?;

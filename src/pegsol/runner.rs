@@ -52,6 +52,7 @@ pub fn budget_param() -> ParamSpec {
         Some(1_000_000),
         "most nodes to expand",
     )
+    .labelled("expansion budget")
     .budget()
 }
 
@@ -62,6 +63,7 @@ pub fn runner() -> Runner {
         description: "peg solitaire on the assignment's nine levels: fewest pegs left",
         cache: None,
         dimension: None,
+        objective: None,
         algorithms: vec![
             Algorithm {
                 name: "budgeted_dfs",

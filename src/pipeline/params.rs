@@ -168,6 +168,8 @@ pub struct ParamSpec {
     pub budget: bool,
     /// Its former name, refused with a pointer to this one.
     pub formerly: Option<(&'static str, &'static str)>,
+    /// A short name for axes and legends (`decay rate`); none: the name.
+    pub label: Option<&'static str>,
 }
 
 /// "Only when parameter `param` is one of `values`."
@@ -209,6 +211,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            label: None,
         }
     }
 
@@ -222,6 +225,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            label: None,
         }
     }
 
@@ -242,6 +246,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            label: None,
         }
     }
 
@@ -260,6 +265,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            label: None,
         }
     }
 
@@ -280,6 +286,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            label: None,
         }
     }
 
@@ -293,7 +300,20 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            label: None,
         }
+    }
+
+    /// Declares the short name axes and legends use.
+    pub fn labelled(mut self, label: &'static str) -> Self {
+        self.label = Some(label);
+        self
+    }
+
+    /// Words for an axis or a legend's heading: the declared label, else the name.
+    pub fn words(&self) -> String {
+        self.label
+            .map_or_else(|| self.name.replace('_', " "), str::to_string)
     }
 
     /// Declares the parameter's former name `old` (and why it changed): a config that

@@ -506,6 +506,7 @@ mod tests {
             algorithms: vec![walk("walk", true), walk("jump", true)],
             cache: None,
             dimension: None,
+            objective: None,
         }
     }
 

@@ -206,6 +206,7 @@ mod tests {
             }],
             cache: None,
             dimension: None,
+            objective: None,
         }
     }
 

@@ -131,6 +131,32 @@ pub struct Runner {
     pub algorithms: Vec<Algorithm>,
     pub cache: Option<CacheSpec>,
     pub dimension: Option<Dimension>,
+    /// How its anytime curves read on a figure, if its algorithms record any.
+    pub objective: Option<Objective>,
+}
+
+/// How a domain's anytime table reads for people: what its `iteration` counts and what
+/// quantity its `best_so_far` objective stands for (a maze's path length for the
+/// objective −(path length)), so figures show the quantity a reader thinks in.
+#[derive(Debug, Clone, Copy)]
+pub struct Objective {
+    /// What `iteration` counts (`evaluations`).
+    pub budget: &'static str,
+    /// Words for the quantity shown (`best path length so far`) and its unit.
+    pub label: &'static str,
+    pub unit: &'static str,
+    /// The quantity shown for a value of the objective.
+    pub shown: fn(f64) -> f64,
+}
+
+impl Objective {
+    /// The axis title of the quantity shown: `best path length so far (moves)`.
+    pub fn header(&self) -> String {
+        match self.unit.is_empty() {
+            true => self.label.to_string(),
+            false => format!("{} ({})", self.label, self.unit),
+        }
+    }
 }
 
 impl Runner {

@@ -28,14 +28,16 @@ pub fn ordered_values(values: &[String]) -> Vec<String> {
     seen
 }
 
-/// A label for a value of a column: "none" (no limit) reads as ∞ on an axis, and a
-/// whole number from 10,000 up takes thousands separators.
+/// A label for a value of a column: "none" (no limit) reads as ∞ on an axis, a
+/// whole number from 10,000 up takes thousands separators, a negative one a true minus.
 pub fn label(v: &str) -> String {
     if v.is_empty() || v == "none" {
         "∞".to_string()
     } else if v.len() >= 5 && v.bytes().all(|b| b.is_ascii_digit()) {
         v.parse::<u64>()
             .map_or_else(|_| v.to_string(), crate::util::numfmt::thousands)
+    } else if v.starts_with('-') && v.parse::<f64>().is_ok() {
+        crate::present::plot::minus(v.to_string())
     } else {
         v.to_string()
     }
@@ -128,7 +130,7 @@ pub fn line(
             })
             .collect();
         let name = match group {
-            Some(_) => label(&labels[0]),
+            Some(g) => crate::present::words::entry(g, &labels[0]),
             None => String::new(),
         };
         series.push(Band { name, points });
@@ -144,6 +146,7 @@ pub fn line(
         y_range: None,
         legend_title: group.map(str::to_string),
         styles: Vec::new(),
+        steps: false,
     })
 }
 
@@ -210,7 +213,7 @@ pub fn histogram(
     let series = match group {
         Some(g) => samples_by(df, g, y)?
             .into_iter()
-            .map(|(v, s)| (label(&v), s))
+            .map(|(v, s)| (crate::present::words::entry(g, &v), s))
             .collect(),
         None => vec![(
             String::new(),
@@ -226,7 +229,8 @@ pub fn histogram(
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
             (a.min(v), b.max(v))
         });
-    let width = if integral && hi - lo <= 60.0 {
+    let integers = integral && hi - lo <= 60.0;
+    let width = if integers {
         1.0
     } else {
         ((hi - lo) / 30.0).max(1e-9)
@@ -236,6 +240,7 @@ pub fn histogram(
         x_label: y.to_string(),
         series,
         bin_width: width,
+        integers,
         legend_title: group.map(str::to_string),
         styles: Vec::new(),
     })

@@ -13,8 +13,10 @@ use crate::present::charts;
 use crate::present::compare::{Pairing, rank};
 use crate::present::plot::{
     BoardPicture, BoxPlot, Figure, Heatmap, Histogram, IntervalPlot, IntervalRow, LinePlot,
+    StyleBook,
 };
 use crate::present::view::{Filter, summarize};
+use crate::present::words::Words;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 use polars::prelude::*;
@@ -131,6 +133,8 @@ pub struct FigureSpec {
     /// The ranking chart's pairing columns (empty: independent samples), as a compare
     /// block of the same groups takes them.
     pub paired: Vec<String>,
+    /// What the columns mean (axis and legend titles), from the declarations.
+    pub words: Words,
 }
 
 impl FigureSpec {
@@ -150,6 +154,7 @@ impl FigureSpec {
             missing: None,
             runtime: None,
             paired: Vec::new(),
+            words: Words::default(),
         }
     }
 
@@ -178,28 +183,37 @@ impl FigureSpec {
     /// grouping, and the filter that selected its rows (`filter`, as words; empty for
     /// none).
     pub fn derived_title(&self, filter: &str) -> String {
-        let m = self.y_label.as_deref().unwrap_or(&self.metric);
-        let x = self.x.as_deref().unwrap_or("group");
+        let w = &self.words;
+        let m = self.y_label.clone().unwrap_or_else(|| w.of(&self.metric));
+        let x = self
+            .x
+            .as_deref()
+            .map_or_else(|| "group".to_string(), |x| w.of(x));
         let by = |prefix: &str| match self.group.is_empty() {
             true => String::new(),
-            false => format!("{prefix}{}", self.group.join(", ")),
+            false => {
+                let g: Vec<String> = self.group.iter().map(|g| w.of(g)).collect();
+                format!("{prefix}{}", g.join(", "))
+            }
         };
         let mut title = match self.kind {
             FigureKind::Line => format!("Median {m} against {x}{}", by(", by ")),
             FigureKind::Box => {
-                let x = self.x.as_deref().or(self.group_one()).unwrap_or(x);
+                let x = self
+                    .x
+                    .as_deref()
+                    .or(self.group_one())
+                    .map_or(x, |c| w.of(c));
                 format!("Distribution of {m} by {x}")
             }
             FigureKind::Heatmap => format!("Median {m} over {x}{}", by(" × ")),
             FigureKind::Histogram => format!("Distribution of {m}{}", by(", by ")),
-            FigureKind::Anytime => format!("Median best so far against iterations{}", by(", by ")),
+            FigureKind::Anytime => {
+                let shown = w.objective.map_or("best so far", |o| o.label);
+                format!("Median {shown} against {}{}", w.budget(), by(", by "))
+            }
             FigureKind::Interval => {
-                let of: Vec<&str> = self
-                    .group
-                    .iter()
-                    .chain(&self.x)
-                    .map(String::as_str)
-                    .collect();
+                let of: Vec<String> = self.group.iter().chain(&self.x).map(|c| w.of(c)).collect();
                 format!("Ranking of {} by median {m}", of.join(", "))
             }
             FigureKind::Ecdf => {
@@ -312,10 +326,10 @@ fn fill_missing(df: &DataFrame, metric: &str, missing: Option<f64>) -> anyhow::R
 /// Computes the figure from `rows` (the results table, or the anytime table for
 /// anytime figures), already filtered.
 pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
-    let df = if spec.kind.uses_anytime() {
-        rows.clone()
-    } else {
-        fill_missing(rows, &spec.metric, spec.missing)?
+    let df = match (spec.kind, spec.words.objective) {
+        (FigureKind::Anytime, Some(o)) => shown_objective(rows, o.shown)?,
+        _ if spec.kind.uses_anytime() => rows.clone(),
+        _ => fill_missing(rows, &spec.metric, spec.missing)?,
     };
     let need = |v: &Option<String>, what: &str| {
         v.clone()
@@ -359,7 +373,51 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
         FigureKind::Ecdf => AnyFigure::Line(runtime_distribution(spec, &df, title)?),
     };
     relabel(&mut fig, spec);
+    if let AnyFigure::Line(f) = &mut fig {
+        f.steps = spec.kind == FigureKind::Line && changes_in_steps(spec, &df)?;
+    }
     Ok(fig)
+}
+
+/// The anytime table with `best_so_far` read as the quantity the domain shows.
+fn shown_objective(df: &DataFrame, shown: fn(f64) -> f64) -> anyhow::Result<DataFrame> {
+    let values: Vec<Option<f64>> = crate::pipeline::table::floats(df, "best_so_far")?
+        .into_iter()
+        .map(|v| v.map(shown))
+        .collect();
+    let mut out = df.clone();
+    out.with_column(Column::new("best_so_far".into(), values))?;
+    Ok(out)
+}
+
+/// True when the metric changes in steps along x: x is a run's budget and the metric
+/// takes whole values (pegs left against expansions), so a value holds until the next
+/// budget rather than sloping towards it.
+fn changes_in_steps(spec: &FigureSpec, df: &DataFrame) -> anyhow::Result<bool> {
+    let Some(x) = &spec.x else {
+        return Ok(false);
+    };
+    if !spec.words.budgets.contains(x) {
+        return Ok(false);
+    }
+    let values = crate::pipeline::table::floats(df, &spec.metric)?;
+    Ok(values.iter().flatten().all(|v| v.fract() == 0.0))
+}
+
+/// Gives each series of a figure its style from the report's book, so a group's value
+/// looks the same in every figure.
+pub fn apply_styles(fig: &mut AnyFigure, book: &StyleBook) {
+    match fig {
+        AnyFigure::Line(f) => {
+            let names: Vec<&str> = f.series.iter().map(|s| s.name.as_str()).collect();
+            f.styles = book.styles_for(&names);
+        }
+        AnyFigure::Histogram(f) => {
+            let names: Vec<&str> = f.series.iter().map(|s| s.0.as_str()).collect();
+            f.styles = book.styles_for(&names);
+        }
+        _ => {}
+    }
 }
 
 /// The runtime distribution of the spec's targets, a line per group.
@@ -375,17 +433,16 @@ fn runtime_distribution(
     let better = spec.better.unwrap_or(Better::Lower);
     let all =
         crate::present::anytime::hits(df, &spec.group, r.targets()?, better, r.per.as_deref())?;
+    let budget = spec.words.budget();
     let budget = match &r.per {
-        Some(p) => format!("evaluations per {}", p.trim_end_matches('s')),
-        None => "evaluations".to_string(),
+        Some(p) => format!("{budget} per {}", p.trim_end_matches('s')),
+        None => budget.to_string(),
     };
     let x_label = format!("{budget} ({})", r.words);
-    Ok(crate::present::runtime::ecdf_plot(
-        &all,
-        &spec.group,
-        title,
-        &x_label,
-    ))
+    let mut plot = crate::present::runtime::ecdf_plot(&all, &spec.group, title, &x_label);
+    let by: Vec<String> = spec.group.iter().map(|g| spec.words.of(g)).collect();
+    plot.legend_title = Some(by.join(", "));
+    Ok(plot)
 }
 
 /// The ranking chart: groups best first by median, those the compare block's test of
@@ -441,33 +498,74 @@ fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<Int
         title: title.to_string(),
         x_label: format!(
             "{} (median, IQR, 95% bootstrap interval of the median)",
-            spec.metric
+            spec.words.of(&spec.metric)
         ),
         rows,
         test: format!("vs best: {}, Holm 5%", pairing.test_name()),
     })
 }
 
+/// Axis and legend titles: the spec's own, else the declared words of the columns
+/// shown (the anytime figure's from the domain's reading of its table).
 fn relabel(fig: &mut AnyFigure, spec: &FigureSpec) {
-    let (x, y) = (spec.x_label.clone(), spec.y_label.clone());
+    let w = &spec.words;
+    let x_col = spec
+        .x
+        .clone()
+        .or_else(|| spec.group_one().map(String::from));
+    let x = spec
+        .x_label
+        .clone()
+        .or_else(|| x_col.as_deref().map(|c| w.of(c)));
+    let y = spec.y_label.clone().unwrap_or_else(|| w.of(&spec.metric));
+    let legend = spec.group_one().map(|g| w.of(g));
     match fig {
+        AnyFigure::Line(f) if spec.kind == FigureKind::Anytime => {
+            f.x_label = spec
+                .x_label
+                .clone()
+                .unwrap_or_else(|| w.budget().to_string());
+            // The values drawn are the domain's reading of the objective: its words
+            // name them, whatever a label written for the raw objective said.
+            f.y_label = match (w.objective, &spec.y_label) {
+                (Some(o), _) => o.header(),
+                (None, Some(y)) => y.clone(),
+                (None, None) => "best objective so far".into(),
+            };
+            f.legend_title = legend;
+        }
+        AnyFigure::Line(f) if spec.kind == FigureKind::Ecdf => {
+            f.x_label = spec
+                .x_label
+                .clone()
+                .unwrap_or(std::mem::take(&mut f.x_label));
+            f.y_label = spec
+                .y_label
+                .clone()
+                .unwrap_or(std::mem::take(&mut f.y_label));
+        }
         AnyFigure::Line(f) => {
             f.x_label = x.unwrap_or(std::mem::take(&mut f.x_label));
-            f.y_label = y.unwrap_or(std::mem::take(&mut f.y_label));
+            f.y_label = y;
+            f.legend_title = legend;
         }
         AnyFigure::Box(f) => {
             f.x_label = x.unwrap_or(std::mem::take(&mut f.x_label));
-            f.y_label = y.unwrap_or(std::mem::take(&mut f.y_label));
+            f.y_label = y;
         }
         AnyFigure::Heatmap(f) => {
             f.x_label = x.unwrap_or(std::mem::take(&mut f.x_label));
-            f.y_label = y.unwrap_or(std::mem::take(&mut f.y_label));
+            f.y_label = spec
+                .group_one()
+                .map_or(std::mem::take(&mut f.y_label), |g| w.of(g));
+            f.value_label = format!("median {}", w.of(&spec.metric));
         }
         AnyFigure::Histogram(f) => {
-            f.x_label = x.unwrap_or(std::mem::take(&mut f.x_label));
+            f.x_label = spec.x_label.clone().unwrap_or(y);
+            f.legend_title = legend;
         }
         AnyFigure::Interval(f) => {
-            if let Some(x) = x.or(y) {
+            if let Some(x) = spec.x_label.clone().or(spec.y_label.clone()) {
                 f.x_label = format!("{x} (median, IQR, 95% bootstrap interval of the median)");
             }
         }

@@ -4,7 +4,7 @@
 //! templates ([`facts`]), numbers and tables formatted the report's one way ([`mod@format`]),
 //! an experiment's own summaries and plots ([`outputs`]), figure
 //! specs ([`figure`]) computed from tables ([`charts`], [`runtime`]) and the figure types
-//! drawn with plotters ([`plot`]). Plotters types never leave this folder.
+//! drawn with plotters ([`plot`]), titled in the declarations' words ([`words`]). Plotters types never leave this folder.
 
 pub mod anytime;
 pub mod charts;
@@ -16,3 +16,4 @@ pub mod outputs;
 pub mod plot;
 pub mod runtime;
 pub mod view;
+pub mod words;

@@ -62,6 +62,7 @@ pub fn figure_of(p: &PlotSpec, plan: &crate::pipeline::plan::Plan) -> Result<Fig
         log_x: p.log_x,
         log_y: p.log_y,
         better: plan.metric(&p.y).and_then(|m| m.better),
+        words: crate::present::words::Words::of_plan(plan),
         ..FigureSpec::new(kind, &p.y)
     };
     spec.check()?;

@@ -30,6 +30,8 @@ pub struct Tables {
     pub tunes: HashMap<String, crate::tune::spec::TuneSpec>,
     /// Each experiment's metric declarations, by experiment.
     pub metrics: HashMap<String, Vec<&'static MetricSpec>>,
+    /// What each experiment's columns mean in words (axis and legend titles).
+    pub words: HashMap<String, crate::present::words::Words>,
 }
 
 impl Tables {
@@ -93,6 +95,9 @@ pub struct Renderer<'a> {
     pub figures: PathBuf,
     /// How markdown links that folder (`figures/STUDY`): figures are `LINK/NAME.png`.
     pub link: String,
+    /// The series styles of the whole report: a group's value keeps its look in every
+    /// figure.
+    pub styles: &'a crate::present::plot::StyleBook,
 }
 
 impl Renderer<'_> {
@@ -199,6 +204,11 @@ impl Renderer<'_> {
     /// whose every target is reached at once says so under it.
     fn figure_block(&self, b: &Block, sel: &Selected, facts: &Facts) -> anyhow::Result<String> {
         let mut spec = b.figure().expect("a figure block");
+        spec.words = crate::present::words::Words::merged(
+            sel.experiments
+                .iter()
+                .filter_map(|e| self.tables.words.get(e)),
+        );
         let rows = if spec.kind.uses_anytime() {
             &sel.anytime
         } else {
@@ -226,7 +236,8 @@ impl Renderer<'_> {
         if spec.title.trim().is_empty() {
             spec.title = spec.derived_title(&filter_words(&sel.filter));
         }
-        let fig = crate::present::figure::build(&spec, rows)?;
+        let mut fig = crate::present::figure::build(&spec, rows)?;
+        crate::present::figure::apply_styles(&mut fig, self.styles);
         let caption = self.caption(b, &spec.title, facts)?;
         Ok(self.figure(&fig, &sel.name, &caption)? + &note)
     }

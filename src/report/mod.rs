@@ -217,12 +217,14 @@ pub fn render(
         }
     }
     md.push('\n');
+    let styles = crate::present::plot::StyleBook::default();
     for s in studies {
         let renderer = Renderer {
             tables,
             functions,
             figures: figures.join(&s.name),
             link: format!("figures/{}", s.name),
+            styles: &styles,
         };
         md.push_str(&render_study(s, &renderer, &base)?);
     }

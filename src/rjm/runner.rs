@@ -79,7 +79,9 @@ crate::metrics! {
 const MAX_ITERATIONS: i64 = 1_000_000_000;
 
 pub fn size() -> ParamSpec {
-    ParamSpec::int("size", 5, 10, Some(5), "maze size n (n×n cells)").instance()
+    ParamSpec::int("size", 5, 10, Some(5), "maze size n (n×n cells)")
+        .labelled("maze size")
+        .instance()
 }
 /// The assignment's iterations (steps), as its programs ask for them.
 pub fn iterations() -> ParamSpec {
@@ -100,6 +102,7 @@ pub fn evaluations() -> ParamSpec {
         None,
         "the budget: evaluations of the objective, the starting maze's and each restart's included",
     )
+    .labelled("evaluation budget")
     .budget()
     .formerly(
         "iterations",
@@ -115,6 +118,7 @@ pub fn descents() -> ParamSpec {
         Some(1),
         "hill descents sharing the budget evenly (1: no restart; each further descent starts from a fresh random maze)",
     )
+    .labelled("descents")
     .formerly(
         "restarts",
         "restarts = 1 ran one descent and no restart: the parameter counts descents",
@@ -130,10 +134,12 @@ pub fn uphill_probability(default: Option<f64>) -> ParamSpec {
         default,
         "probability of accepting an uphill step",
     )
+    .labelled("uphill probability")
 }
 /// Annealing's initial temperature T0.
 pub fn initial_temperature() -> ParamSpec {
     ParamSpec::float("initial_temperature", 0.0, 1e12, true, Some(1.0), "T0")
+        .labelled("initial temperature")
 }
 /// The geometric decay rate.
 pub fn decay() -> ParamSpec {
@@ -145,6 +151,7 @@ pub fn decay() -> ParamSpec {
         Some(0.999),
         "geometric and reheating: T <- T*decay",
     )
+    .labelled("decay rate")
     .only_when("schedule", &["geometric", "reheating"])
 }
 fn start_seed() -> ParamSpec {
@@ -163,6 +170,7 @@ fn sideways_cap() -> ParamSpec {
         MAX_ITERATIONS,
         "most consecutive sideways moves accepted (none: no cap)",
     )
+    .labelled("sideways-move cap")
 }
 
 /// The Rook Jumping Maze algorithms.
@@ -182,7 +190,19 @@ pub fn runner() -> Runner {
             meaning: "cells of the maze (size²)",
             of: |p| p.int("size").ok().map(|n| (n * n) as f64),
         }),
+        objective: Some(crate::pipeline::runner::Objective {
+            budget: "evaluations",
+            label: "best path length so far",
+            unit: "moves",
+            shown: path_length_of_objective,
+        }),
     }
+}
+
+/// The path length an objective stands for: −objective, and 0 moves for an
+/// unreachable goal (objective 1,000,000).
+fn path_length_of_objective(objective: f64) -> f64 {
+    if objective > 0.0 { 0.0 } else { -objective }
 }
 
 /// `hill_descent`.
@@ -235,7 +255,8 @@ fn anneal() -> Algorithm {
                 SCHEDULE_NAMES,
                 Some("geometric"),
                 "temperature schedule",
-            ),
+            )
+            .labelled("temperature schedule"),
             initial_temperature(),
             decay(),
             ParamSpec::float(

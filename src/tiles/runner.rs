@@ -94,6 +94,7 @@ pub fn runner() -> Runner {
             env: "SEARCHLAB_PDB_CACHE",
         }),
         dimension: None,
+        objective: None,
         algorithms: vec![ida_algorithm(), random8_algorithm()],
     }
 }
@@ -171,7 +172,8 @@ fn random8_algorithm() -> Algorithm {
                 &["bfs", "dfs", "astar", "ida"],
                 None,
                 "the search algorithm (`search`, as `algorithm` is the table's column for random8 itself)",
-            ),
+            )
+    .labelled("search algorithm"),
             ParamSpec::int(
                 "depth_min",
                 0,

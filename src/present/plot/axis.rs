@@ -1,5 +1,6 @@
 //! Axes: ranges fitted to the data (log ranges clamped so no range can hang the
-//! drawing), tick labels, category positions, and an axis with grid lines exactly at
+//! drawing), tick labels (decades as 10ⁿ on log axes, one number format per linear
+//! axis, true minus signs), category positions, and an axis with grid lines exactly at
 //! chosen ticks.
 
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
@@ -53,22 +54,124 @@ pub fn span(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
 }
 
 /// An axis tick: no trailing zeros, and large numbers as `2.5e6`, so log axes stay
-/// narrow.
+/// narrow; a true minus sign.
 pub fn number(v: f64) -> String {
     if v.abs() >= 1e5 || (v != 0.0 && v.abs() < 1e-3) {
         let exp = v.abs().log10().floor();
         let mantissa = v / 10f64.powf(exp);
         let m = format!("{mantissa:.1}");
         let m = m.trim_end_matches('0').trim_end_matches('.');
-        format!("{m}e{exp}")
+        minus(format!("{m}×10{}", superscript(exp as i32)))
     } else {
         let s = format!("{v:.3}");
         let s = s.trim_end_matches('0').trim_end_matches('.');
         if s == "-0" {
             "0".to_string()
         } else {
-            s.to_string()
+            minus(s.to_string())
         }
+    }
+}
+
+/// A leading hyphen made a true minus sign (U+2212).
+pub fn minus(s: String) -> String {
+    match s.strip_prefix('-') {
+        Some(rest) => format!("\u{2212}{rest}"),
+        None => s,
+    }
+}
+
+/// An exponent in superscript digits (`⁻³`).
+fn superscript(n: i32) -> String {
+    const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let mut out = String::new();
+    if n < 0 {
+        out.push('⁻');
+    }
+    for c in n.unsigned_abs().to_string().bytes() {
+        out.push(DIGITS[usize::from(c - b'0')]);
+    }
+    out
+}
+
+/// A tick of a log axis: a decade as 10ⁿ, any other value as a plain number.
+pub fn log_tick(v: f64) -> String {
+    let e = v.log10();
+    if v > 0.0 && (e - e.round()).abs() < 1e-9 {
+        format!("10{}", superscript(e.round() as i32))
+    } else {
+        number(v)
+    }
+}
+
+/// One format for every tick of a linear axis: as many decimals as the finest of its
+/// ticks needs (the ticks plotters draws for that range and count), and thousands
+/// separators on all its numbers when the largest has five digits or more.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearTicks {
+    decimals: usize,
+    thousands: bool,
+}
+
+impl LinearTicks {
+    /// The format of the (at most) `count` ticks plotters puts on `lo..hi`.
+    pub fn new(lo: f64, hi: f64, count: usize) -> LinearTicks {
+        use plotters::coord::types::RangedCoordf64;
+        let ticks = match lo.is_finite() && hi.is_finite() && lo < hi {
+            true => RangedCoordf64::from(lo..hi).key_points(count.max(2)),
+            false => Vec::new(),
+        };
+        let decimals = ticks
+            .iter()
+            .map(|&t| {
+                (0..6)
+                    .find(|&d| {
+                        let p = 10f64.powi(d as i32);
+                        ((t * p).round() - t * p).abs() < 1e-6 * p.max(1.0)
+                    })
+                    .unwrap_or(6)
+            })
+            .max()
+            .unwrap_or(0);
+        let top = ticks.iter().fold(0f64, |m, t| m.max(t.abs()));
+        LinearTicks {
+            decimals,
+            thousands: decimals == 0 && top >= 1e4,
+        }
+    }
+
+    /// A tick in this axis's format.
+    pub fn format(&self, v: f64) -> String {
+        let s = format!("{:.*}", self.decimals, v);
+        let s = match s
+            .trim_start_matches('-')
+            .trim_matches(['0', '.'])
+            .is_empty()
+        {
+            true => s.trim_start_matches('-').to_string(),
+            false => s,
+        };
+        if !self.thousands {
+            return minus(s);
+        }
+        let (sign, digits) = match s.strip_prefix('-') {
+            Some(d) => ("-", d),
+            None => ("", s.as_str()),
+        };
+        let grouped = digits
+            .parse::<u64>()
+            .map_or_else(|_| digits.to_string(), crate::util::numfmt::thousands);
+        minus(format!("{sign}{grouped}"))
+    }
+}
+
+/// The tick format of an axis over `lo..hi`: decades as 10ⁿ on a log axis, one
+/// [`LinearTicks`] format on a linear one.
+pub fn ticks(lo: f64, hi: f64, log: bool, count: usize) -> impl Fn(&f64) -> String {
+    let linear = LinearTicks::new(lo, hi, count);
+    move |v: &f64| match log {
+        true => log_tick(*v),
+        false => linear.format(*v),
     }
 }
 
@@ -138,9 +241,35 @@ mod tests {
         assert_eq!(number(5.0), "5");
         assert_eq!(number(0.25), "0.25");
         assert_eq!(number(12500.0), "12500");
-        assert_eq!(number(1e9), "1e9");
-        assert_eq!(number(2.5e6), "2.5e6");
-        assert_eq!(number(1e-6), "1e-6");
+        assert_eq!(number(1e9), "1×10⁹");
+        assert_eq!(number(2.5e6), "2.5×10⁶");
+        assert_eq!(number(1e-6), "1×10⁻⁶");
+        assert_eq!(number(-4.0), "\u{2212}4");
+    }
+
+    #[test]
+    fn log_axes_label_decades_as_powers_of_ten() {
+        assert_eq!(log_tick(1.0), "10⁰");
+        assert_eq!(log_tick(10000.0), "10⁴");
+        assert_eq!(log_tick(0.01), "10⁻²");
+        assert_eq!(log_tick(20.0), "20");
+    }
+
+    #[test]
+    fn a_linear_axis_has_one_format() {
+        let t = LinearTicks::new(0.0, 1.0, 10);
+        assert_eq!(t.format(0.0), "0.0");
+        assert_eq!(t.format(0.5), "0.5");
+        assert_eq!(t.format(1.0), "1.0");
+        let t = LinearTicks::new(-19.0, -2.0, 10);
+        assert_eq!(t.format(-18.0), "\u{2212}18");
+        assert_eq!(t.format(0.0), "0");
+        let t = LinearTicks::new(0.0, 150_000.0, 10);
+        assert_eq!(t.format(100_000.0), "100,000");
+        assert_eq!(t.format(5000.0), "5,000");
+        let t = LinearTicks::new(0.0, 0.25, 10);
+        assert_eq!(t.format(0.05), "0.05");
+        assert_eq!(t.format(0.2), "0.20");
     }
 
     #[test]

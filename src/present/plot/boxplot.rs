@@ -1,7 +1,9 @@
 //! Box plots: median, quartiles, whiskers at 1.5 IQR and outliers, one box per category
-//! on a categorical axis in the data's order.
+//! on a categorical axis in the data's order; a category of few distinct values (where
+//! a box collapses to a line) is drawn as its mean with a 95% interval, and a note
+//! says so.
 
-use super::axis::{TickAxis, number, span};
+use super::axis::{TickAxis, span, ticks};
 use super::style::{PALETTE, style};
 use super::{Figure, err};
 use crate::stats::Summary;
@@ -32,6 +34,36 @@ fn whiskers(xs: &[f64], s: &Summary) -> (f64, f64) {
     (lo, hi)
 }
 
+/// The most distinct values a sample may have to be drawn as a point with an interval
+/// rather than a box.
+const FEW: usize = 4;
+
+/// True when the sample has at most [`FEW`] distinct values.
+fn few_values(xs: &[f64]) -> bool {
+    let mut v: Vec<f64> = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v.len() <= FEW
+}
+
+/// The mean and the half-width of its normal 95% interval (1.96 standard errors).
+fn mean_interval(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len().max(1) as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+impl BoxPlot {
+    /// The key's words, when some group is drawn as a point.
+    fn note(&self) -> Option<&'static str> {
+        self.groups
+            .iter()
+            .any(|g| !g.1.is_empty() && few_values(&g.1))
+            .then_some("● mean and its 95% interval (groups of few distinct values)")
+    }
+}
+
 impl Figure for BoxPlot {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
     where
@@ -50,7 +82,7 @@ impl Figure for BoxPlot {
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
-            .y_label_formatter(&|v| number(*v))
+            .y_label_formatter(&ticks(ys.0, ys.1, false, 10))
             .label_style(style(13))
             .axis_desc_style(style(16))
             .bold_line_style(BLACK.mix(0.08))
@@ -58,11 +90,52 @@ impl Figure for BoxPlot {
             .draw()
             .map_err(err)?;
         let (colour, median_colour) = (PALETTE[0], PALETTE[1]);
+        if let Some(note) = self.note() {
+            let (w, _) = root.dim_in_pixel();
+            root.draw(&Text::new(
+                note,
+                (w as i32 - 12, 40),
+                style(13).pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Right,
+                    plotters::style::text_anchor::VPos::Top,
+                )),
+            ))
+            .map_err(err)?;
+        }
         for (i, (_, xs)) in self.groups.iter().enumerate() {
             let Some(s) = Summary::of(xs) else {
                 continue;
             };
             let x = i as f64;
+            if few_values(xs) {
+                // A box of three distinct values is a flat line: show the mean with its
+                // 95% interval instead, which moves with the share of each value.
+                let ink = median_colour;
+                let (mean, half) = mean_interval(xs);
+                let s = Summary {
+                    median: mean,
+                    ci_low: mean - half,
+                    ci_high: mean + half,
+                    ..s
+                };
+                chart
+                    .draw_series([
+                        PathElement::new(vec![(x, s.ci_low), (x, s.ci_high)], ink.stroke_width(2)),
+                        PathElement::new(
+                            vec![(x - 0.08, s.ci_low), (x + 0.08, s.ci_low)],
+                            ink.stroke_width(2),
+                        ),
+                        PathElement::new(
+                            vec![(x - 0.08, s.ci_high), (x + 0.08, s.ci_high)],
+                            ink.stroke_width(2),
+                        ),
+                    ])
+                    .map_err(err)?;
+                chart
+                    .draw_series(std::iter::once(Circle::new((x, s.median), 6, ink.filled())))
+                    .map_err(err)?;
+                continue;
+            }
             let (lo_w, hi_w) = whiskers(xs, &s);
             let w = 0.3;
             let mut parts: Vec<PathElement<(f64, f64)>> = vec![
@@ -100,6 +173,20 @@ impl Figure for BoxPlot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn few_distinct_values_make_a_point_not_a_box() {
+        assert!(few_values(&[17.0, 18.0, 18.0, 19.0, 18.0]));
+        assert!(!few_values(&[1.0, 2.0, 3.0, 4.0, 5.0]));
+        let (mean, half) = mean_interval(&[17.0, 18.0, 19.0, 18.0]);
+        assert_eq!(mean, 18.0);
+        assert!((half - 1.96 * (2.0f64 / 3.0 / 4.0).sqrt()).abs() < 1e-12);
+        let b = BoxPlot {
+            groups: vec![("a".into(), vec![1.0, 2.0, 3.0, 4.0, 9.0])],
+            ..BoxPlot::default()
+        };
+        assert_eq!(b.note(), None);
+    }
 
     #[test]
     fn whiskers_stop_at_the_last_value_within_reach() {

@@ -2,7 +2,7 @@
 //! labelled in black or white (whichever contrasts more with that cell), and a colour
 //! bar saying which colour is which value.
 
-use super::axis::{TickAxis, number};
+use super::axis::{TickAxis, number, ticks};
 use super::style::{centred, ink_on, ramp, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
@@ -72,7 +72,7 @@ impl Heatmap {
             .disable_x_axis()
             .disable_mesh()
             .y_labels(6)
-            .y_label_formatter(&|v| number(*v))
+            .y_label_formatter(&ticks(lo, hi, false, 6))
             .y_desc(&self.value_label)
             .label_style(style(13))
             .axis_desc_style(style(14))

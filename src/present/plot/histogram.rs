@@ -1,7 +1,8 @@
-//! Histograms: counts in shared bins, one translucent layer per series, the legend
-//! beside the plot.
+//! Histograms: counts in shared bins (integer data in bins centred on the integers),
+//! one translucent layer per series, the legend beside the plot, a count axis of whole
+//! numbers fitted to the tallest bar.
 
-use super::axis::{number, span};
+use super::axis::{span, ticks};
 use super::legend::{self, Swatch};
 use super::style::{in_order, style};
 use super::{Figure, err};
@@ -16,6 +17,9 @@ pub struct Histogram {
     pub series: Vec<(String, Vec<f64>)>,
     /// Bin width; integer data reads best with width 1.
     pub bin_width: f64,
+    /// Integer data: bins of width 1 centred on the integers, so each bar stands over
+    /// its value's tick.
+    pub integers: bool,
     /// What the series' names are values of (the legend's heading).
     pub legend_title: Option<String>,
     /// Each series' style (see [`super::StyleBook`]); empty: the first styles in order.
@@ -30,8 +34,28 @@ impl Histogram {
         } else {
             1.0
         };
-        let (lo, hi) = span(self.series.iter().flat_map(|s| s.1.iter().copied()), false);
-        let first = (lo / w).floor() * w;
+        let values = || self.series.iter().flat_map(|s| s.1.iter().copied());
+        let (lo, hi) = match self.integers {
+            // The bins hold the values exactly: no margin, half a bin either side.
+            true => {
+                let (lo, hi) = span(values(), false);
+                let (a, b) = values()
+                    .filter(|v| v.is_finite())
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                        (a.min(v), b.max(v))
+                    });
+                if a.is_finite() {
+                    (a, b + 0.5)
+                } else {
+                    (lo, hi)
+                }
+            }
+            false => span(values(), false),
+        };
+        let first = match self.integers {
+            true => lo.round() - 0.5,
+            false => (lo / w).floor() * w,
+        };
         let nbins = (((hi - first) / w).ceil() as usize).clamp(1, 10_000);
         let counts = self
             .series
@@ -74,12 +98,17 @@ impl Figure for Histogram {
             .y_label_area_size(72)
             .build_cartesian_2d(first..(first + nbins as f64 * w), 0f64..top.max(1.0))
             .map_err(err)?;
+        let x_end = first + nbins as f64 * w;
+        let fx = ticks(first, x_end, false, 10);
+        let y_ticks = (top.max(1.0) as usize + 1).clamp(2, 10);
+        let fy = ticks(0.0, top.max(1.0), false, y_ticks);
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc("runs")
-            .x_label_formatter(&|v| number(*v))
-            .y_label_formatter(&|v| number(*v))
+            .y_labels(y_ticks)
+            .x_label_formatter(&fx)
+            .y_label_formatter(&fy)
             .label_style(style(14))
             .axis_desc_style(style(16))
             .light_line_style(WHITE.mix(0.0))
@@ -108,6 +137,24 @@ impl Figure for Histogram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_bins_are_centred_on_their_values() {
+        let h = Histogram {
+            series: vec![("a".into(), vec![17.0, 18.0, 18.0, 20.0])],
+            bin_width: 1.0,
+            integers: true,
+            ..Histogram::default()
+        };
+        let (first, w, counts) = h.bins();
+        // The bar of 18 spans 17.5 to 18.5: first + w * (index + 0.5) is the value.
+        let at = |v: f64| ((v - first) / w - 0.5).round() as usize;
+        assert_eq!(first + w * (at(18.0) as f64 + 0.5), 18.0);
+        assert_eq!(counts[0][at(18.0)], 2);
+        assert_eq!(counts[0][at(17.0)], 1);
+        assert_eq!(counts[0][at(19.0)], 0);
+        assert_eq!(counts[0][at(20.0)], 1);
+    }
 
     #[test]
     fn integer_data_falls_in_unit_bins() {

@@ -4,7 +4,7 @@
 //! others hollow, and a key beside the chart says so. The axis is fitted to what is
 //! drawn, with at least half a unit either side so integer data does not collapse.
 
-use super::axis::{TickAxis, number};
+use super::axis::{TickAxis, ticks};
 use super::legend::{self, Swatch};
 use super::style::{PALETTE, SeriesStyle, series_style, style};
 use super::{Figure, err};
@@ -90,7 +90,7 @@ impl Figure for IntervalPlot {
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
-            .x_label_formatter(&|v| number(*v))
+            .x_label_formatter(&ticks(xs.0, xs.1, false, 10))
             .label_style(style(13))
             .axis_desc_style(style(16))
             .bold_line_style(BLACK.mix(0.08))

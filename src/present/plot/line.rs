@@ -1,9 +1,10 @@
 //! Line figures: the median of each series against x with its interquartile band, or,
 //! when x is categorical (instances, names, levels), each series' median as a marker
 //! with interquartile whiskers at each category, in the data's order, with no line
-//! suggesting values between categories.
+//! suggesting values between categories. A metric that changes in steps is drawn as a
+//! step function.
 
-use super::axis::{TickAxis, number, span};
+use super::axis::{TickAxis, span, ticks};
 use super::legend::{self, Swatch};
 use super::style::{SeriesStyle, in_order, style};
 use super::{Figure, err};
@@ -35,6 +36,21 @@ pub struct LinePlot {
     pub legend_title: Option<String>,
     /// Each series' style (see [`super::StyleBook`]); empty: the first styles in order.
     pub styles: Vec<SeriesStyle>,
+    /// Draw each series as a step function (a value that holds until the next x, such
+    /// as pegs left against an expansion budget), not as straight lines between points.
+    pub steps: bool,
+}
+
+/// Points of a step function through `points`: each value held until the next x.
+pub fn stepped<T: Copy>(points: &[(f64, T)]) -> Vec<(f64, T)> {
+    let mut out = Vec::with_capacity(points.len() * 2);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i > 0 {
+            out.push((x, points[i - 1].1));
+        }
+        out.push((x, y));
+    }
+    out
 }
 
 macro_rules! chart_axes {
@@ -133,29 +149,43 @@ impl LinePlot {
         );
         let ys = self.y_span();
         let x_ticks = self.x_tick_count(xs);
+        let (fx, fy) = (
+            ticks(xs.0, xs.1, self.log_x, x_ticks),
+            ticks(ys.0, ys.1, self.log_y, 10),
+        );
         chart_axes!(area, &self.title, xs, ys, self.log_x, self.log_y, |chart| {
             chart
                 .configure_mesh()
                 .x_desc(&self.x_label)
                 .y_desc(&self.y_label)
                 .x_labels(x_ticks)
-                .x_label_formatter(&|x| number(*x))
-                .y_label_formatter(&|y| number(*y))
+                .x_label_formatter(&fx)
+                .y_label_formatter(&fy)
                 .label_style(style(14))
                 .axis_desc_style(style(16))
                 .light_line_style(WHITE.mix(0.0))
                 .draw()
                 .map_err(err)?;
             for (s, st) in self.series.iter().zip(styles) {
-                let mut band: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.3)).collect();
-                band.extend(s.points.iter().rev().map(|p| (p.0, p.2)));
+                let quartiles: Vec<(f64, (f64, f64))> =
+                    s.points.iter().map(|p| (p.0, (p.2, p.3))).collect();
+                let quartiles = match self.steps {
+                    true => stepped(&quartiles),
+                    false => quartiles,
+                };
+                let mut band: Vec<(f64, f64)> = quartiles.iter().map(|p| (p.0, p.1.1)).collect();
+                band.extend(quartiles.iter().rev().map(|p| (p.0, p.1.0)));
                 if band.len() > 2 && s.points.iter().any(|p| p.2 != p.3) {
                     chart
                         .draw_series(std::iter::once(Polygon::new(band, st.colour.mix(0.15))))
                         .map_err(err)?;
                 }
                 let medians: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1)).collect();
-                legend::line(&mut chart, &medians, *st)?;
+                let drawn = match self.steps {
+                    true => stepped(&medians),
+                    false => medians.clone(),
+                };
+                legend::line(&mut chart, &drawn, *st)?;
                 if self.marked() {
                     legend::markers(&mut chart, &medians, *st)?;
                 }
@@ -202,11 +232,13 @@ impl LinePlot {
         DB::ErrorType: 'static,
         Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
     {
+        let ys = self.y_span();
+        let fy = ticks(ys.0, ys.1, self.log_y, 10);
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
-            .y_label_formatter(&|y| number(*y))
+            .y_label_formatter(&fy)
             .label_style(style(14))
             .axis_desc_style(style(16))
             .bold_line_style(BLACK.mix(0.08))

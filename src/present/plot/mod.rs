@@ -19,7 +19,7 @@ mod line;
 mod pdf;
 mod style;
 
-pub use axis::{MAX_DECADES, clamp_log};
+pub use axis::{MAX_DECADES, clamp_log, minus};
 pub use board::BoardPicture;
 pub use boxplot::BoxPlot;
 pub use heatmap::Heatmap;
@@ -46,8 +46,8 @@ pub trait Figure {
     }
 }
 
-/// Renders `fig` to `<stem>.png`, `<stem>.svg` and `<stem>.pdf`, each written
-/// atomically. Returns the PNG's path.
+/// Renders `fig` to `<stem>.svg`, and from that one drawing `<stem>.png` and
+/// `<stem>.pdf`, each written atomically. Returns the PNG's path.
 pub fn save(fig: &impl Figure, stem: &Path) -> anyhow::Result<PathBuf> {
     style::register_fonts();
     let dir = stem.parent().unwrap_or(Path::new("."));
@@ -55,26 +55,10 @@ pub fn save(fig: &impl Figure, stem: &Path) -> anyhow::Result<PathBuf> {
     let name = stem
         .file_name()
         .map_or_else(|| "figure".into(), |n| n.to_string_lossy().into_owned());
-    let png = dir.join(format!("{name}.png"));
-    let tmp = dir.join(format!(".{name}.{}.tmp.png", std::process::id()));
-    let drawn = (|| -> anyhow::Result<()> {
-        let root = BitMapBackend::new(&tmp, fig.size()).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        fig.draw(&root)?;
-        root.present()
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", png.display()))?;
-        drop(root);
-        std::fs::rename(&tmp, &png).with_context(|| format!("writing {}", png.display()))
-    })();
-    if let Err(e) = drawn {
-        // No temporary file is left behind, whatever failed.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(crate::util::error::environment_error(
-            e,
-            &png.display().to_string(),
-        ));
-    }
     let svg = to_svg(fig)?;
+    let png = dir.join(format!("{name}.png"));
+    let bitmap = pdf::png_from_svg(&svg).with_context(|| format!("drawing {name}.png"))?;
+    crate::util::atomic::write(&png, &bitmap)?;
     crate::util::atomic::write(&dir.join(format!("{name}.svg")), svg.as_bytes())?;
     let pdf = pdf::from_svg(&svg).with_context(|| format!("converting {name}.svg to PDF"))?;
     crate::util::atomic::write(&dir.join(format!("{name}.pdf")), &pdf)?;
@@ -123,8 +107,19 @@ mod tests {
             ..LinePlot::default()
         };
         let png = save(&line, &dir.path().join("line")).unwrap();
-        assert!(std::fs::metadata(&png).unwrap().len() > 1000);
         let svg = std::fs::read_to_string(dir.path().join("line.svg")).unwrap();
+        let bitmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&png).unwrap()).unwrap();
+        assert_eq!(
+            (bitmap.width(), bitmap.height()),
+            (2 * WIDTH, 2 * HEIGHT),
+            "the PNG is the SVG drawn at twice its size"
+        );
+        assert!(svg.contains(&format!("width=\"{WIDTH}\" height=\"{HEIGHT}\"")));
+        // The PNG is the vector drawing rasterised: it equals the SVG rendered again.
+        assert_eq!(
+            std::fs::read(&png).unwrap(),
+            pdf::png_from_svg(&svg).unwrap()
+        );
         assert!(
             svg.contains("<svg") && svg.contains("<text") && svg.contains("Line"),
             "the title is drawn as text"

@@ -99,10 +99,11 @@ pub struct StyleBook {
 }
 
 impl StyleBook {
-    /// The styles of a figure's series, by name: a name seen before keeps its slot, a
-    /// new one takes the first slot no series of this figure uses (so a figure of four
-    /// new groups gets the four first colours, all solid). Within a figure no two
-    /// series share a style (up to `DISTINCT`, 24, series).
+    /// The styles of a figure's series, by name: a name seen before keeps its slot; a
+    /// new one takes the first solid colour no name of the book has yet, else the first
+    /// solid colour free in this figure, else the first free slot (dashed). So colours
+    /// mean one thing across the report for as long as there are colours, and within a
+    /// figure no two series share a style (up to `DISTINCT`, 24, series).
     pub fn styles_for(&self, names: &[&str]) -> Vec<SeriesStyle> {
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
         let mut used = [false; DISTINCT];
@@ -117,8 +118,19 @@ impl StyleBook {
                 _ => pending.push(k),
             }
         }
+        let mut taken = [false; DISTINCT];
+        for &s in slots.values() {
+            taken[s % DISTINCT] = true;
+        }
         for k in pending {
-            let s = (0..DISTINCT).find(|&s| !used[s]).unwrap_or(k);
+            let solid = 0..PALETTE.len();
+            let s = solid
+                .clone()
+                .find(|&s| !used[s] && !taken[s])
+                .or_else(|| solid.clone().find(|&s| !used[s]))
+                .or_else(|| (0..DISTINCT).find(|&s| !used[s]))
+                .unwrap_or(k);
+            taken[s % DISTINCT] = true;
             used[s % DISTINCT] = true;
             slots.entry(names[k].to_string()).or_insert(s);
             out[k] = s;
@@ -250,6 +262,17 @@ mod tests {
         }
         let again = book.styles_for(&[refs[5], refs[2]]);
         assert_eq!(again, vec![first[5], first[2]]);
+        // A new name beside them takes a colour of its own while one is left.
+        let book = StyleBook::default();
+        let a = book.styles_for(&["descent", "restarts"]);
+        let b = book.styles_for(&["cap 0", "cap ∞", "restarts"]);
+        assert_eq!(b[2], a[1], "restarts keeps its style");
+        for s in &b[..2] {
+            assert!(
+                a.iter().all(|t| t.colour != s.colour),
+                "{s:?} means something else"
+            );
+        }
         // Another book (another report) knows none of these names.
         let other = StyleBook::default().styles_for(&[refs[5], refs[2]]);
         assert_eq!(other, in_order(2));
