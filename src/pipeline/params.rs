@@ -168,6 +168,11 @@ pub struct ParamSpec {
     pub budget: bool,
     /// Its former name, refused with a pointer to this one.
     pub formerly: Option<(&'static str, &'static str)>,
+    /// An a-priori estimate of a run's cost (any unit) from its parameters, declared by
+    /// the domain on the parameter it mostly depends on: used only to start the runs of
+    /// an experiment longest first ([`crate::pipeline::plan::Plan::schedule`]), never in
+    /// a result.
+    pub cost: Option<fn(&Params) -> f64>,
 }
 
 /// "Only when parameter `param` is one of `values`."
@@ -209,6 +214,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            cost: None,
         }
     }
 
@@ -222,6 +228,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            cost: None,
         }
     }
 
@@ -242,6 +249,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            cost: None,
         }
     }
 
@@ -260,6 +268,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            cost: None,
         }
     }
 
@@ -280,6 +289,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            cost: None,
         }
     }
 
@@ -293,6 +303,7 @@ impl ParamSpec {
             instance: false,
             budget: false,
             formerly: None,
+            cost: None,
         }
     }
 
@@ -306,6 +317,12 @@ impl ParamSpec {
     /// Declares the parameter part of the problem instance (see [`ParamSpec::instance`]).
     pub fn instance(mut self) -> Self {
         self.instance = true;
+        self
+    }
+
+    /// Declares the run's estimated cost ([`Self::cost`]).
+    pub fn cost(mut self, estimate: fn(&Params) -> f64) -> Self {
+        self.cost = Some(estimate);
         self
     }
 
