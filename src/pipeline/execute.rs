@@ -1,4 +1,5 @@
-//! Running an experiment: the plan's missing runs in parallel (rayon), each recorded in
+//! Running an experiment: the plan's missing runs in parallel (rayon), started longest
+//! first ([`Plan::schedule`]), each recorded in
 //! the journal as it finishes, the tables rewritten from the journal (atomically, every
 //! few seconds and at the end), then the manifest. The experiment's summaries and
 //! figures are presentation's, written by the command that ran it.
@@ -28,10 +29,10 @@ use crate::util::memo::Memo;
 use crate::util::observe::{self, Observer, Task};
 use anyhow::Context;
 use polars::prelude::DataFrame;
-use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How often tables are rewritten while runs go on.
@@ -494,20 +495,23 @@ pub fn compute(
     let worker = &worker;
     let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<RunRecord>)>();
     let todo = &todo;
+    // Each worker takes the next run in the schedule (longest first) as it frees up.
+    let order = plan.schedule(todo);
+    let next = AtomicUsize::new(0);
+    let (order, next) = (&order, &next);
     std::thread::scope(|scope| {
         scope.spawn(move || {
-            pool.install(|| {
-                todo.par_iter()
-                    .enumerate()
-                    .for_each_with(tx, |tx, (i, run)| {
-                        if env.cancel.is_cancelled() {
-                            return;
-                        }
-                        // The receiver only stops listening after an error; then the
-                        // remaining runs are simply not recorded.
-                        let _ = tx.send((i, worker.run(run)));
-                    })
-            })
+            pool.broadcast(|_| {
+                let tx = tx.clone();
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if env.cancel.is_cancelled() {
+                        return;
+                    }
+                    // The receiver only stops listening after an error; then the
+                    // remaining runs are simply not recorded.
+                    let _ = tx.send((i, worker.run(todo[i])));
+                }
+            });
         });
         let (mut last_flush, mut finished) = (Instant::now(), 0);
         for (i, out) in rx {

@@ -170,6 +170,11 @@ pub struct ParamSpec {
     pub formerly: Option<(&'static str, &'static str)>,
     /// A short name for axes and legends (`decay rate`); none: the name.
     pub label: Option<&'static str>,
+    /// An a-priori estimate of a run's cost (any unit) from its parameters, declared by
+    /// the domain on the parameter it mostly depends on: used only to start the runs of
+    /// an experiment longest first ([`crate::pipeline::plan::Plan::schedule`]), never in
+    /// a result.
+    pub cost: Option<fn(&Params) -> f64>,
 }
 
 /// "Only when parameter `param` is one of `values`."
@@ -212,6 +217,7 @@ impl ParamSpec {
             budget: false,
             formerly: None,
             label: None,
+            cost: None,
         }
     }
 
@@ -226,6 +232,7 @@ impl ParamSpec {
             budget: false,
             formerly: None,
             label: None,
+            cost: None,
         }
     }
 
@@ -247,6 +254,7 @@ impl ParamSpec {
             budget: false,
             formerly: None,
             label: None,
+            cost: None,
         }
     }
 
@@ -266,6 +274,7 @@ impl ParamSpec {
             budget: false,
             formerly: None,
             label: None,
+            cost: None,
         }
     }
 
@@ -287,6 +296,7 @@ impl ParamSpec {
             budget: false,
             formerly: None,
             label: None,
+            cost: None,
         }
     }
 
@@ -301,6 +311,7 @@ impl ParamSpec {
             budget: false,
             formerly: None,
             label: None,
+            cost: None,
         }
     }
 
@@ -326,6 +337,12 @@ impl ParamSpec {
     /// Declares the parameter part of the problem instance (see [`ParamSpec::instance`]).
     pub fn instance(mut self) -> Self {
         self.instance = true;
+        self
+    }
+
+    /// Declares the run's estimated cost ([`Self::cost`]).
+    pub fn cost(mut self, estimate: fn(&Params) -> f64) -> Self {
+        self.cost = Some(estimate);
         self
     }
 

@@ -81,6 +81,29 @@ impl<'a> Plan<'a> {
         self.algorithms.iter().map(|&i| &self.runner.algorithms[i])
     }
 
+    /// The order to start `todo` (runs of this plan) in, as indices into it: longest
+    /// first by the estimate the domain declares ([`ParamSpec::cost`]: the product of
+    /// the parameters' estimates), so that the last runs to finish are short ones and no
+    /// worker idles long at the end; runs without an estimate, and ties, keep plan
+    /// order. Deterministic; it changes when runs finish, never what they record.
+    ///
+    /// [`ParamSpec::cost`]: crate::pipeline::params::ParamSpec::cost
+    pub fn schedule(&self, todo: &[&Run]) -> Vec<usize> {
+        let estimate = |run: &Run| -> f64 {
+            self.algorithm(run)
+                .params
+                .iter()
+                .filter_map(|p| p.cost)
+                .map(|cost| cost(&run.params))
+                .filter(|c| c.is_finite())
+                .product()
+        };
+        let costs: Vec<f64> = todo.iter().map(|r| estimate(r)).collect();
+        let mut order: Vec<usize> = (0..todo.len()).collect();
+        order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]));
+        order
+    }
+
     /// The parameter names of every algorithm used, each once, in declared order: the
     /// table's parameter columns.
     pub fn param_names(&self) -> Vec<&'static str> {
@@ -529,6 +552,30 @@ mod tests {
         let keys: std::collections::HashSet<_> = runs.iter().map(|r| &r.key).collect();
         assert_eq!(keys.len(), 12);
         assert_eq!(runs[5].index, 5);
+    }
+
+    #[test]
+    fn runs_start_longest_first_by_the_declared_cost_ties_in_plan_order() {
+        let mut runner = toy();
+        let n = &mut runner.algorithms[0].params[0];
+        *n = n.clone().cost(|p| p.int("n").map_or(0.0, |n| n as f64));
+        let plan = plan(&parse(TOY, "t.toml", &[]).unwrap(), &[&runner]).unwrap();
+        let todo: Vec<&Run> = plan.runs.iter().collect();
+        let started: Vec<(i64, usize)> = plan
+            .schedule(&todo)
+            .into_iter()
+            .map(|i| (todo[i].params.int("n").unwrap(), todo[i].index))
+            .collect();
+        let mut expected = started.clone();
+        expected.sort_by_key(|&(n, index)| (std::cmp::Reverse(n), index));
+        assert_eq!(started, expected);
+        assert_eq!(started.first().map(|s| s.0), Some(3));
+        assert_eq!(started.len(), 12);
+        // Without an estimate, the plan's order.
+        let plain = toy();
+        let plan = super::plan(&parse(TOY, "t.toml", &[]).unwrap(), &[&plain]).unwrap();
+        let todo: Vec<&Run> = plan.runs.iter().collect();
+        assert_eq!(plan.schedule(&todo), (0..12).collect::<Vec<_>>());
     }
 
     #[test]

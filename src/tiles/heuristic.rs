@@ -115,6 +115,67 @@ pub struct Tables {
     pub corners: Vec<Corner>,
     /// One blank: the blank's goal cell, and (cell, goal tile) of its neighbours.
     pub blank_goal: Option<(u8, Vec<(u8, u8)>)>,
+    /// The same two, as the per-node penalty reads them ([`Self::corner_and_last`]).
+    penalties: Penalties,
+}
+
+/// A corner as the penalty reads it: its cell, its goal tile, its number of neighbours
+/// holding a tile in the goal, and (cell, goal tile) of each.
+type CornerCells = (u8, u8, u8, [(u8, u8); 4]);
+
+/// The corners and the last moves as fixed arrays, read at every node of a search.
+#[derive(Debug, Clone, Copy, Default)]
+struct Penalties {
+    corners: [CornerCells; 4],
+    n_corners: usize,
+    /// For each neighbour of the blank's goal: its goal tile and the cells (bit = cell)
+    /// from which the rectangle spanned with that neighbour holds the blank's goal.
+    last: [(u8, u32); 4],
+    n_last: usize,
+    /// No tile is next to two corners or next to a corner and the blank's goal (true
+    /// from 4×4 on): charging a tile then never changes another term, and the corner
+    /// terms are summed without it.
+    independent: bool,
+}
+
+impl Penalties {
+    fn new(t: &Tables) -> Penalties {
+        let mut p = Penalties::default();
+        let mut seen = 0u32;
+        p.independent = true;
+        for k in &t.corners {
+            // Unused slots repeat the corner itself: they never count (a corner that
+            // holds its own tile adds nothing).
+            let mut adjacent = [(k.cell, k.tile); 4];
+            p.independent &= k.adjacent.len() <= 2;
+            for &(_, ta) in &k.adjacent {
+                p.independent &= seen >> ta & 1 == 0;
+                seen |= 1 << ta;
+            }
+            for (slot, &a) in adjacent.iter_mut().zip(&k.adjacent) {
+                *slot = a;
+            }
+            p.corners[p.n_corners] = (k.cell, k.tile, k.adjacent.len() as u8, adjacent);
+            p.n_corners += 1;
+        }
+        if let Some((g, adjacent)) = &t.blank_goal {
+            let w = t.width;
+            let (gr, gc) = (usize::from(*g) / w, usize::from(*g) % w);
+            for &(a, ta) in adjacent {
+                let (ar, ac) = (usize::from(a) / w, usize::from(a) % w);
+                let inside = (0..t.cells)
+                    .filter(|&p| {
+                        let (pr, pc) = (p / w, p % w);
+                        pr.min(ar) <= gr && gr <= pr.max(ar) && pc.min(ac) <= gc && gc <= pc.max(ac)
+                    })
+                    .fold(0u32, |m, p| m | 1 << p);
+                p.last[p.n_last] = (ta, inside);
+                p.n_last += 1;
+                p.independent &= seen >> ta & 1 == 0;
+            }
+        }
+        p
+    }
 }
 
 impl Tables {
@@ -133,6 +194,7 @@ impl Tables {
             goal_cell: [0; MAX_CELLS + 1],
             corners: Vec::new(),
             blank_goal: None,
+            penalties: Penalties::default(),
         };
         for (gc, &tile) in goal.tiles().iter().enumerate() {
             if tile == 0 {
@@ -168,6 +230,7 @@ impl Tables {
             let g = goal.blank();
             t.blank_goal = Some((g as u8, adj(g)));
         }
+        t.penalties = Penalties::new(&t);
         t
     }
 
@@ -213,28 +276,16 @@ impl Tables {
                 }
             }
         }
-        if k < 2 {
-            return (0, 0);
-        }
-        let mut mask = 0u32;
-        let mut lis = [1u8; 5];
-        let mut best = 1;
-        for j in 1..k {
-            for i in 0..j {
-                if keys[i] < keys[j] {
-                    lis[j] = lis[j].max(lis[i] + 1);
-                } else {
-                    mask |= (1 << tiles[i]) | (1 << tiles[j]);
-                }
-            }
-            best = best.max(lis[j]);
-        }
-        (2 * (k as u32 - u32::from(best)), mask)
+        let (penalty, along) = super::conflicts::conflicts_of(&keys[..k]);
+        let mask = (0..k)
+            .filter(|i| along >> i & 1 == 1)
+            .fold(0, |m, i| m | 1 << tiles[i]);
+        (penalty, mask)
     }
 
     /// Corner-tile and last-move penalties, given the tiles' cells (`pos[tile]`), the
     /// tiles already charged by linear conflicts, and the Manhattan distance.
-    #[inline]
+    #[inline(always)]
     pub fn corner_and_last(
         &self,
         cells: &[u8],
@@ -247,44 +298,74 @@ impl Tables {
         if !self.single_blank {
             return 0;
         }
+        let p = &self.penalties;
         let mut extra = 0;
-        if corner {
-            for k in &self.corners {
-                let here = cells[k.cell as usize];
-                if here == k.tile || here == 0 {
+        if corner && p.independent {
+            // The same sum without branches: each blocked corner adds 2 per uncharged
+            // neighbour in place.
+            for &(cell, tile, _, adjacent) in &p.corners[..p.n_corners.min(4)] {
+                let here = cells[usize::from(cell)];
+                let blocked = u32::from(here != tile && here != 0);
+                let in_place: u32 = adjacent[..2]
+                    .iter()
+                    .map(|&(a, ta)| u32::from(cells[usize::from(a)] == ta) & !(charged >> ta))
+                    .sum();
+                extra += 2 * blocked * in_place;
+            }
+        } else if corner {
+            for &(cell, tile, n, adjacent) in &p.corners[..p.n_corners.min(4)] {
+                let here = cells[usize::from(cell)];
+                if here == tile || here == 0 {
                     continue;
                 }
-                for &(a, ta) in &k.adjacent {
+                for &(a, ta) in &adjacent[..usize::from(n).min(4)] {
                     let bit = 1u32 << ta;
-                    if cells[a as usize] == ta && charged & bit == 0 {
+                    if cells[usize::from(a)] == ta && charged & bit == 0 {
                         extra += 2;
                         charged |= bit;
                     }
                 }
             }
         }
+        // The last move: when every neighbour of the blank's goal has its goal tile
+        // outside the rectangle and uncharged (and there is one at least).
         if last
             && md > 0
-            && let Some((g, adjacent)) = &self.blank_goal
+            && p.n_last > 0
+            && p.last[..p.n_last.min(4)].iter().all(|&(ta, inside)| {
+                inside >> pos[usize::from(ta)] & 1 == 0 && charged >> ta & 1 == 0
+            })
         {
-            let (gr, gc) = (*g as usize / self.width, *g as usize % self.width);
-            let mut all = !adjacent.is_empty();
-            for &(a, ta) in adjacent {
-                let p = pos[ta as usize] as usize;
-                let (pr, pc) = (p / self.width, p % self.width);
-                let (ar, ac) = (a as usize / self.width, a as usize % self.width);
-                let inside =
-                    pr.min(ar) <= gr && gr <= pr.max(ar) && pc.min(ac) <= gc && gc <= pc.max(ac);
-                if inside || charged & (1u32 << ta) != 0 {
-                    all = false;
-                    break;
-                }
-            }
-            if all {
-                extra += 2;
-            }
+            extra += 2;
         }
         extra
+    }
+
+    /// What [`Self::corner_and_last`] reads besides the tiles charged by linear
+    /// conflicts and whether Manhattan is 0: the cells whose content it looks at (bit =
+    /// cell: the corners and their neighbours, with `corner`) and the tiles whose cell it
+    /// looks at (bit = tile: the blank's goal neighbours, with `last`). A move that
+    /// changes none of these leaves the penalty as it was.
+    pub fn corner_and_last_inputs(&self, corner: bool, last: bool) -> (u32, u32) {
+        if !self.single_blank {
+            return (0, 0);
+        }
+        let mut cells = 0u32;
+        if corner {
+            for k in &self.corners {
+                cells |= 1 << k.cell;
+                for &(a, _) in &k.adjacent {
+                    cells |= 1 << a;
+                }
+            }
+        }
+        let mut tiles = 0u32;
+        if last && let Some((_, adjacent)) = &self.blank_goal {
+            for &(_, ta) in adjacent {
+                tiles |= 1 << ta;
+            }
+        }
+        (cells, tiles)
     }
 
     /// The heuristic value of a state, computed from scratch.

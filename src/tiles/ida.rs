@@ -19,6 +19,7 @@
 //! ([`super::deepen`]); this file holds the per-node search of one iteration.
 
 use super::board::{Board, MAX_CELLS, MoveOrder};
+use super::conflicts::LineTable;
 pub use super::deepen::IdaResult;
 use super::deepen::{Control, Counters, Iterate, Iteration, MAX_PATH, Moves, NONE};
 use super::heuristic::{Heuristic, Tables};
@@ -34,6 +35,12 @@ struct Step {
     to: u8,
     /// The move's index in the move order.
     k: u8,
+    /// The move is vertical (the tile changes rows).
+    vertical: bool,
+    /// The two lines (rows `0..height`, then columns) the tile moves between in its
+    /// direction: its rows when vertical, else its columns. Only a tile whose goal line
+    /// is one of them changes that line's conflicts.
+    lines: [u8; 2],
 }
 
 struct Search<'a> {
@@ -54,8 +61,20 @@ struct Search<'a> {
     nmoves: [[u8; 5]; 32],
     pos: [u8; MAX_CELLS + 1],
     moves: Moves,
+    /// Each line's linear-conflict penalty, and the tiles in a conflict in it (kept
+    /// only with the corner and last-move penalty, the one reader).
     line_pen: [u32; 10],
     line_mask: [u32; 10],
+    lines: LineTable,
+    /// What the corner and last-move penalty reads ([`Tables::corner_and_last_inputs`]):
+    /// a move that touches none of these cells or tiles (and changes no line's
+    /// conflicts) keeps its parent's penalty, so it is recomputed only when it may change.
+    ex_cells: u32,
+    ex_tiles: u32,
+    /// `goal_line[vertical][tile]`: the goal line of the tile that a move in that
+    /// direction may take it into or out of (its goal row when vertical, else its goal
+    /// column, as a line index).
+    goal_line: [[u8; 32]; 2],
     corner: bool,
     last: bool,
     heuristic: Heuristic,
@@ -241,94 +260,82 @@ impl Search<'_> {
 
     /// Depth-first search with linear conflicts (`LC`) and/or corner tiles and last
     /// moves (`EX`) below the current board (blank at `blank`, cost `g`,
-    /// Manhattan `md`, linear conflicts `lc`), never undoing move `prev` (4 = none).
+    /// Manhattan `md`, linear conflicts `lc`, corner and last-move penalty `ex`), never
+    /// undoing move `prev` (4 = none).
     fn dfs<const LC: bool, const EX: bool>(
         &mut self,
         blank: usize,
         g: u32,
         md: u32,
-        lc: u32,
+        (lc, ex): (u32, u32),
         prev: usize,
     ) -> bool {
         if self.c.expanded >= self.c.limit && self.c.at_limit(self.stop) {
             return false;
         }
         self.c.expanded += 1;
-        let w = self.t.width;
-        let h_lines = self.t.height;
-        for k in 0..4 {
-            if prev < 4 && k == self.moves.inverse[prev] {
-                continue;
-            }
-            let np = self.moves.nbr[blank][k];
-            if np == NONE {
-                continue;
-            }
-            let np = np as usize;
-            let tile = self.cells[np] as usize;
+        let (b, prev) = (blank & 31, prev.min(4));
+        let count = usize::from(self.nmoves[b][prev]).min(4);
+        for i in 0..count {
+            let m = self.steps[b][prev][i];
+            let np = usize::from(m.to) & 31;
+            let tile = self.cells[np];
             self.c.generated += 1;
-            let nmd = md + u32::from(self.t.md[tile][blank]) - u32::from(self.t.md[tile][np]);
+            let nmd = md + 1 - 2 * ((m.closer >> (tile & 31)) & 1);
             // Apply the move. Only the moved tile's goal line can change its conflicts,
             // and only if the tile leaves or enters that line.
-            self.cells[blank] = tile as u8;
+            self.cells[b] = tile;
             self.cells[np] = 0;
-            self.pos[tile] = blank as u8;
-            self.pos[0] = np as u8;
-            let line = if self.moves.vertical[k] {
-                let gl = self.t.goal_row[tile] as usize;
-                if gl == blank / w || gl == np / w {
-                    gl
-                } else {
-                    usize::MAX
-                }
+            if EX {
+                self.pos[usize::from(tile)] = b as u8;
+            }
+            let gl = self.goal_line[usize::from(m.vertical)][usize::from(tile & 31)];
+            let line = if LC && (gl == m.lines[0] || gl == m.lines[1]) {
+                usize::from(gl)
             } else {
-                let gl = self.t.goal_col[tile] as usize;
-                if gl == blank % w || gl == np % w {
-                    h_lines + gl
-                } else {
-                    usize::MAX
-                }
+                usize::MAX
             };
             let mut saved = (0, 0);
             let mut nlc = lc;
             if LC && line != usize::MAX {
                 saved = (self.line_pen[line], self.line_mask[line]);
-                let (p, m) = self.t.line_conflicts(&self.cells, line);
+                let (p, along) = self.lines.line(&self.cells, line);
                 nlc = lc - saved.0 + p;
                 self.line_pen[line] = p;
-                self.line_mask[line] = m;
+                // Only the corner and last-move penalty reads which tiles are charged.
+                if EX {
+                    self.line_mask[line] = self.lines.tiles(&self.cells, line, along);
+                }
             }
-            let ex = if EX {
+            let touched = (self.ex_cells >> b | self.ex_cells >> np | self.ex_tiles >> tile) & 1;
+            let nex = if EX && (touched != 0 || nmd == 0 || line != usize::MAX) {
                 let charged = if LC { self.charged() } else { 0 };
                 self.t
                     .corner_and_last(&self.cells, &self.pos, charged, nmd, self.corner, self.last)
             } else {
-                0
+                ex
             };
-            let f = g + 1 + nmd + nlc + ex;
-            let mut found = false;
+            let f = g + 1 + nmd + nlc + nex;
             if f > self.bound {
-                if f < self.next_bound {
-                    self.next_bound = f;
-                }
+                self.next_bound = self.next_bound.min(f);
             } else if nmd == 0 {
-                self.found(g, k as u8, 0);
+                self.found(g, m.k, 0);
                 return true;
             } else {
-                self.path[g as usize] = k as u8;
-                found = self.dfs::<LC, EX>(np, g + 1, nmd, nlc, k);
-            }
-            if found {
-                return true;
+                self.path[g as usize % MAX_PATH] = m.k;
+                if self.dfs::<LC, EX>(np, g + 1, nmd, (nlc, nex), usize::from(m.k)) {
+                    return true;
+                }
             }
             if LC && line != usize::MAX {
                 self.line_pen[line] = saved.0;
                 self.line_mask[line] = saved.1;
             }
-            self.cells[np] = tile as u8;
-            self.cells[blank] = 0;
-            self.pos[tile] = np as u8;
-            self.pos[0] = blank as u8;
+            self.cells[np] = tile;
+            self.cells[b] = 0;
+            if EX {
+                self.pos[usize::from(tile)] = np as u8;
+            }
             if self.c.limit_reached {
                 return false;
             }
@@ -346,11 +353,15 @@ impl Iterate for Search<'_> {
         self.next_bound = u32::MAX;
         let (blank, md, lc) = (self.blank, self.md, self.lc);
         let h = self.heuristic;
+        let charged = if h.linear() { self.charged() } else { 0 };
+        let ex =
+            self.t
+                .corner_and_last(&self.cells, &self.pos, charged, md, self.corner, self.last);
         let found = match (h.linear(), h.corner() || h.last()) {
             (false, false) => self.iterate_md(blank, md, self.c.limit != u64::MAX),
-            (true, false) => self.dfs::<true, false>(blank, 0, md, lc, 4),
-            (false, true) => self.dfs::<false, true>(blank, 0, md, 0, 4),
-            (true, true) => self.dfs::<true, true>(blank, 0, md, lc, 4),
+            (true, false) => self.dfs::<true, false>(blank, 0, md, (lc, 0), 4),
+            (false, true) => self.dfs::<false, true>(blank, 0, md, (0, ex), 4),
+            (true, true) => self.dfs::<true, true>(blank, 0, md, (lc, ex), 4),
         };
         Iteration {
             found: found.then(|| self.path[..self.found_len].to_vec()),
@@ -378,16 +389,36 @@ fn step_tables(t: &Tables, moves: &Moves, cells: usize) -> StepTables {
                 let closer = (1..cells)
                     .filter(|&tile| t.md[tile][c] < t.md[tile][usize::from(q)])
                     .fold(0u32, |mask, tile| mask | 1 << tile);
+                let vertical = moves.vertical[k];
+                let (w, q) = (t.width, usize::from(q));
+                let lines = match vertical {
+                    true => [c / w, q / w],
+                    false => [t.height + c % w, t.height + q % w],
+                };
                 steps[c][prev][usize::from(nmoves[c][prev])] = Step {
                     closer,
-                    to: q,
+                    to: q as u8,
                     k: k as u8,
+                    vertical,
+                    lines: lines.map(|l| l as u8),
                 };
                 nmoves[c][prev] += 1;
             }
         }
     }
     (steps, nmoves)
+}
+
+/// The goal lines of the tiles, by direction of move ([`Search::goal_line`]).
+fn goal_lines(t: &Tables) -> [[u8; 32]; 2] {
+    let mut lines = [[u8::MAX; 32]; 2];
+    for (tile, (across, along)) in t.goal_col.iter().zip(t.goal_row).enumerate() {
+        if (1..=t.max_tile).contains(&tile) {
+            lines[0][tile] = (t.height + usize::from(*across)) as u8;
+            lines[1][tile] = along;
+        }
+    }
+    lines
 }
 
 impl<'a> Search<'a> {
@@ -400,6 +431,7 @@ impl<'a> Search<'a> {
         let mut cells = [0u8; 32];
         cells[..MAX_CELLS].copy_from_slice(&start.cells);
         let (steps, nmoves) = step_tables(t, &moves, start.shape().cells());
+        let (ex_cells, ex_tiles) = t.corner_and_last_inputs(heuristic.corner(), heuristic.last());
         let mut s = Search {
             t,
             cells,
@@ -409,6 +441,10 @@ impl<'a> Search<'a> {
             moves,
             line_pen: [0; 10],
             line_mask: [0; 10],
+            lines: LineTable::new(t),
+            ex_cells,
+            ex_tiles,
+            goal_line: goal_lines(t),
             corner: heuristic.corner(),
             last: heuristic.last(),
             heuristic,

@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod census;
+pub mod conflicts;
 pub mod deepen;
 pub mod format;
 pub mod fsm;
