@@ -297,11 +297,13 @@ pub fn short_document(
     figures: &Path,
 ) -> anyhow::Result<String> {
     let base = config_facts(tables);
+    let styles = crate::present::plot::StyleBook::default();
     let renderer = Renderer {
         tables,
         functions,
         figures: figures.join(&study.name),
         link: format!("figures/{}", study.name),
+        styles: &styles,
     };
     let md = render_study(study, &renderer, &base)?;
     // The study's heading is the document's title.
