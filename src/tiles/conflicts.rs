@@ -4,11 +4,9 @@
 //! tiles lies (when that goal is in the line at all): with `L` cells, each cell is one
 //! of `L + 1` cases (the goal position 0..L, or "not this line's tile"), so all the
 //! `(L + 1)^L` cases (7,776 at `L` = 5) are computed once, by the same rule as
-//! [`Tables::line_conflicts`] ([`conflicts_of`]), into a table of the penalty and the
+//! [`super::heuristic::Tables::line_conflicts`] ([`conflicts_of`]), into a table of the penalty and the
 //! cells in conflict. A lookup then reads the line's cells, one small table per tile
 //! giving its case, and one entry: no sorting, no longest-run loop per node.
-
-use super::heuristic::Tables;
 
 /// The longest line (board side).
 const MAX_LINE: usize = 5;
@@ -56,15 +54,16 @@ pub struct LineTable {
 }
 
 impl LineTable {
-    pub fn new(t: &Tables) -> LineTable {
-        let (w, h) = (t.width, t.height);
+    /// The table of a `w` × `h` board whose tile `t` has its goal at cell
+    /// `goal_cell[t]` (for `t` from 1; the blank's entry is not read).
+    pub fn new(w: usize, h: usize, goal_cell: &[u8]) -> LineTable {
         let mut table = LineTable {
             case: [[0; 32]; MAX_LINES],
             cells: [[0; MAX_LINE]; MAX_LINES],
             len: [0; MAX_LINES],
             entries: Default::default(),
         };
-        for line in 0..t.lines() {
+        for line in 0..w + h {
             let (len, cells): (usize, Vec<usize>) = match line < h {
                 true => (w, (0..w).map(|c| line * w + c).collect()),
                 false => (h, (0..h).map(|r| r * w + line - h).collect()),
@@ -76,10 +75,11 @@ impl LineTable {
             for tile in 0..32 {
                 table.case[line][tile] = len as u8;
             }
-            for tile in 1..=t.max_tile {
+            for (tile, &gc) in goal_cell.iter().enumerate().skip(1) {
+                let (row, col) = (usize::from(gc) / w, usize::from(gc) % w);
                 let (goal_line, along) = match line < h {
-                    true => (usize::from(t.goal_row[tile]), t.goal_col[tile]),
-                    false => (h + usize::from(t.goal_col[tile]), t.goal_row[tile]),
+                    true => (row, col as u8),
+                    false => (h + col, row as u8),
                 };
                 if goal_line == line {
                     table.case[line][tile] = along;
@@ -145,41 +145,4 @@ fn entries(len: usize) -> Vec<u16> {
             penalty as u16 | along << 8
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tiles::board::Board;
-    use crate::util::rng::rng_from_seed;
-    use rand::RngExt;
-
-    /// On random boards of several shapes, every line's lookup gives the penalty and the
-    /// tiles in conflict that the direct computation gives.
-    #[test]
-    fn lookup_agrees_with_the_direct_count() {
-        let mut rng = rng_from_seed(56);
-        let mut nonzero = 0;
-        for (w, h) in [(3, 3), (4, 4), (5, 5), (3, 5), (5, 2)] {
-            let shape = crate::tiles::board::Shape::new(w, h).expect("a valid shape");
-            let goal = Board::default_goal(shape, 1);
-            let t = Tables::new(&goal);
-            let table = LineTable::new(&t);
-            for _ in 0..500 {
-                let mut cells = [0u8; 32];
-                let mut tiles: Vec<u8> = (0..(w * h) as u8).collect();
-                for i in (1..tiles.len()).rev() {
-                    tiles.swap(i, rng.random_range(0..=i));
-                }
-                cells[..w * h].copy_from_slice(&tiles);
-                for line in 0..t.lines() {
-                    let (p, along) = table.line(&cells, line);
-                    let expected = t.line_conflicts(&cells, line);
-                    assert_eq!((p, table.tiles(&cells, line, along)), expected);
-                    nonzero += usize::from(p > 0);
-                }
-            }
-        }
-        assert!(nonzero > 1000, "{nonzero} lines in conflict");
-    }
 }

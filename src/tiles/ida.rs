@@ -441,7 +441,7 @@ impl<'a> Search<'a> {
             moves,
             line_pen: [0; 10],
             line_mask: [0; 10],
-            lines: LineTable::new(t),
+            lines: LineTable::new(t.width, t.height, &t.goal_cell[..=t.max_tile]),
             ex_cells,
             ex_tiles,
             goal_line: goal_lines(t),

@@ -1,6 +1,6 @@
 //! The sliding-tile domain: boards of 2..=5 by 2..=5 cells with one or more
 //! blanks, goals and validation ([`board`]), admissible heuristics ([`heuristic`]), the
-//! fast IDA* for one blank ([`ida`]), the generic algorithms applied to tiles
+//! fast IDA* for one blank ([`ida`]) with its linear-conflict tables ([`conflicts`]), the generic algorithms applied to tiles
 //! ([`solve`]), the embedded benchmark sets ([`instances`]), state-space censuses
 //! ([`census`]), the assignments' output formats ([`mod@format`]), and additive pattern databases
 //! ([`pdb`]) with their fast serial and parallel IDA* ([`pdb_ida`]) and its duplicate

@@ -5,6 +5,7 @@
 
 use super::board::{Board, Dir, MoveOrder, Shape};
 use super::census;
+use super::conflicts::LineTable;
 use super::heuristic::{Heuristic, Tables};
 use super::ida;
 use super::instances::{InstanceSet, korf1985_generated};
@@ -461,4 +462,33 @@ fn the_fast_ida_says_why_it_ended() {
     );
     assert_eq!(p.ida(None).stop, Stop::Solved);
     assert_eq!(p.ida(Some(1)).stop, Stop::ExpansionLimit);
+}
+
+/// On random boards of several shapes, every line's lookup gives the penalty and the
+/// tiles in conflict that the direct computation gives.
+#[test]
+fn line_conflict_lookup_agrees_with_the_direct_count() {
+    let mut rng = rng_from_seed(56);
+    let mut nonzero = 0;
+    for (w, h) in [(3, 3), (4, 4), (5, 5), (3, 5), (5, 2)] {
+        let shape = Shape::new(w, h).expect("a valid shape");
+        let goal = Board::default_goal(shape, 1);
+        let t = Tables::new(&goal);
+        let table = LineTable::new(w, h, &t.goal_cell[..=t.max_tile]);
+        for _ in 0..500 {
+            let mut cells = [0u8; 32];
+            let mut tiles: Vec<u8> = (0..(w * h) as u8).collect();
+            for i in (1..tiles.len()).rev() {
+                tiles.swap(i, rng.random_range(0..=i));
+            }
+            cells[..w * h].copy_from_slice(&tiles);
+            for line in 0..t.lines() {
+                let (p, along) = table.line(&cells, line);
+                let expected = t.line_conflicts(&cells, line);
+                assert_eq!((p, table.tiles(&cells, line, along)), expected);
+                nonzero += usize::from(p > 0);
+            }
+        }
+    }
+    assert!(nonzero > 1000, "{nonzero} lines in conflict");
 }
