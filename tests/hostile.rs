@@ -848,7 +848,7 @@ fn finding9_messages_say_the_real_reason() {
         .unwrap()
         .to_string();
     assert!(
-        html.contains(&format!("<h2 id=\"{link}\">")),
+        html.contains(&format!("<h2 id=\"{link}\"")),
         "{link}: {html}"
     );
 }

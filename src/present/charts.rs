@@ -28,20 +28,7 @@ pub fn ordered_values(values: &[String]) -> Vec<String> {
     seen
 }
 
-/// A label for a value of a column: "none" (no limit) reads as ∞ on an axis, a
-/// whole number from 10,000 up takes thousands separators, a negative one a true minus.
-pub fn label(v: &str) -> String {
-    if v.is_empty() || v == "none" {
-        "∞".to_string()
-    } else if v.len() >= 5 && v.bytes().all(|b| b.is_ascii_digit()) {
-        v.parse::<u64>()
-            .map_or_else(|_| v.to_string(), crate::util::numfmt::thousands)
-    } else if v.starts_with('-') && v.parse::<f64>().is_ok() {
-        crate::present::plot::minus(v.to_string())
-    } else {
-        v.to_string()
-    }
-}
+pub use crate::present::words::label;
 
 /// The non-null values of `y` for each value of `x`, in display order.
 pub fn samples_by(df: &DataFrame, x: &str, y: &str) -> anyhow::Result<Vec<(String, Vec<f64>)>> {

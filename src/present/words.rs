@@ -75,7 +75,7 @@ impl Words {
 /// A group's value in a legend: a number (or no limit) with its column's name,
 /// `decay = 0.999`, `sideways_cap = ∞`; a name (`annealing`) alone.
 pub fn entry(column: &str, value: &str) -> String {
-    let shown = crate::present::charts::label(value);
+    let shown = label(value);
     let numeric = value.is_empty() || value == "none" || value.parse::<f64>().is_ok();
     match numeric && !column.is_empty() {
         true => format!("{column} = {shown}"),
@@ -91,12 +91,27 @@ pub fn entries(columns: &[String], values: &[String]) -> String {
         .zip(values)
         .map(
             |(c, v)| match columns.len() > 1 && v.parse::<f64>().is_err() {
-                true => format!("{c} = {}", crate::present::charts::label(v)),
+                true => format!("{c} = {}", label(v)),
                 false => entry(c, v),
             },
         )
         .collect();
     parts.join(", ")
+}
+
+/// A label for a value of a column: "none" (no limit) reads as ∞ on an axis, a
+/// whole number from 10,000 up takes thousands separators, a negative one a true minus.
+pub fn label(v: &str) -> String {
+    if v.is_empty() || v == "none" {
+        "∞".to_string()
+    } else if v.len() >= 5 && v.bytes().all(|b| b.is_ascii_digit()) {
+        v.parse::<u64>()
+            .map_or_else(|_| v.to_string(), crate::util::numfmt::thousands)
+    } else if v.starts_with('-') && v.parse::<f64>().is_ok() {
+        crate::present::plot::minus(v.to_string())
+    } else {
+        v.to_string()
+    }
 }
 
 #[cfg(test)]
