@@ -50,12 +50,15 @@ fn headless(profile: &Path, url: &str, args: &[String]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// A report written from the study of `docs/studies.md`, in a folder of its own.
+/// A report written from the study of `docs/studies.md` and its configs, in a folder of
+/// its own.
 fn report() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/studies.md"))
-            .unwrap();
+    // The configs it reads are in docs/configs.md and docs/studies.md.
+    let readme: String = ["docs/configs.md", "docs/studies.md"]
+        .iter()
+        .map(|f| std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(f)).unwrap())
+        .collect();
     std::fs::create_dir_all(dir.path().join("configs")).unwrap();
     std::fs::create_dir_all(dir.path().join("experiments")).unwrap();
     for block in readme
