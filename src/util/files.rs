@@ -72,6 +72,19 @@ pub fn open_read(path: &Path, what: &str) -> anyhow::Result<Option<File>> {
     }
 }
 
+/// Makes a FIFO at `path`, for the tests of what reads and writes files.
+#[cfg(test)]
+pub(crate) fn make_fifo(path: &Path) {
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,14 +101,7 @@ mod tests {
         let folder = dir.path().join("folder.jsonl");
         std::fs::create_dir(&folder).unwrap();
         let fifo = dir.path().join("fifo.jsonl");
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
+        make_fifo(&fifo);
         for (path, is) in [
             (&link, "a symlink"),
             (&dangling, "a symlink"),

@@ -178,14 +178,7 @@ mod tests {
     fn a_fifo_nothing_writes_to_reads_as_empty_at_once() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("config.toml");
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
+        crate::util::files::make_fifo(&fifo);
         // Before, `open` waited for a writer that never came.
         assert_eq!(read_file(&fifo, "config").unwrap(), "");
         // A writer that comes is read to its end.
