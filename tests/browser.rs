@@ -1,8 +1,9 @@
 //! The HTML report in a real browser: headless Chromium (Debian's `chromium`) opens the
 //! report written from the study of docs/studies.md, every figure draws, it prints to PDF and its
-//! screenshot is not blank. Asked to run (`cargo test --release --test browser --
-//! --ignored`, which `.ci/run` does when it can install Chromium), it fails when
-//! Chromium is missing rather than skip.
+//! screenshot is not blank; printed on A4 and Letter, no page but one before a new study
+//! (or the last) is more than a third empty (measured with poppler-utils). Asked to run
+//! (`cargo test --release --test browser -- --ignored`, which `.ci/run` does when it can
+//! install Chromium and poppler-utils), it fails when they are missing rather than skip.
 
 mod common;
 
@@ -215,4 +216,115 @@ fn no_payload_of_a_study_or_a_journal_runs_in_the_browser() {
         dom.contains("&lt;script&gt;"),
         "the payloads are shown as text"
     );
+}
+
+/// The share of a page's height below its last inked row, for each page of `pdf`
+/// (poppler's `pdftoppm` renders them to grey maps at 24 dpi).
+fn empty_below(pdf: &Path) -> Vec<f64> {
+    let dir = pdf.with_extension("pages");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new("pdftoppm")
+        .args(["-r", "24", "-gray"])
+        .arg(pdf)
+        .arg(dir.join("p"))
+        .output()
+        .expect("pdftoppm runs (install Debian's poppler-utils)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let bytes = std::fs::read(f).unwrap();
+            // P5 WIDTH HEIGHT MAXVAL, one whitespace byte, then the rows.
+            let mut fields = bytes.splitn(5, u8::is_ascii_whitespace);
+            assert_eq!(fields.next(), Some(&b"P5"[..]));
+            let mut num = || -> usize {
+                std::str::from_utf8(fields.next().unwrap())
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            let (w, h, _) = (num(), num(), num());
+            let pixels = fields.next().unwrap();
+            let last = (0..h)
+                .rev()
+                .find(|r| pixels[r * w..(r + 1) * w].iter().any(|&p| p < 200))
+                .map_or(0, |r| r + 1);
+            1.0 - last as f64 / h as f64
+        })
+        .collect()
+}
+
+/// The text of each page of `pdf` (poppler's `pdftotext`).
+fn page_texts(pdf: &Path, pages: usize) -> Vec<String> {
+    (1..=pages)
+        .map(|p| {
+            let out = Command::new("pdftotext")
+                .args(["-f", &p.to_string(), "-l", &p.to_string()])
+                .arg(pdf)
+                .arg("-")
+                .output()
+                .expect("pdftotext runs");
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs Chromium and poppler-utils: cargo test --release --test browser -- --ignored"]
+fn printed_pages_are_never_more_than_a_third_empty() {
+    let (dir, html) = report();
+    let profile = dir.path().join("profile");
+    let text = std::fs::read_to_string(&html).unwrap();
+    // The studies' titles (each starts a page); a report of one study has none.
+    let studies: Vec<String> = text
+        .split("<h2 ")
+        .skip(1)
+        .filter_map(|h| {
+            let (attributes, rest) = h.split_once('>').unwrap();
+            let title = rest.split("</h2>").next().unwrap();
+            attributes
+                .contains("class=\"study\"")
+                .then(|| title.chars().take(30).collect())
+        })
+        .collect();
+    for paper in ["A4", "Letter"] {
+        // The same page with the paper size set, beside it (its figures are inline).
+        let copy = html.with_file_name(format!("print-{paper}.html"));
+        let sized = text.replacen("<style>", &format!("<style>@page {{ size: {paper}; }}"), 1);
+        assert_ne!(sized, text, "the page has a style sheet");
+        std::fs::write(&copy, sized).unwrap();
+        let pdf = dir.path().join(format!("{paper}.pdf"));
+        headless(
+            &profile,
+            &format!("file://{}", copy.display()),
+            &[
+                format!("--print-to-pdf={}", pdf.display()),
+                "--no-pdf-header-footer".into(),
+            ],
+        );
+        let empty = empty_below(&pdf);
+        let texts = page_texts(&pdf, empty.len());
+        assert!(empty.len() >= 2, "{paper}: {} pages", empty.len());
+        for (i, e) in empty.iter().enumerate().take(empty.len() - 1) {
+            let next = texts[i + 1].trim_start();
+            let before_study = studies
+                .iter()
+                .any(|s| next.replace('\n', " ").starts_with(s.as_str()));
+            assert!(
+                *e <= 1.0 / 3.0 || before_study,
+                "{paper}: page {} is {:.0}% empty and no study starts after it",
+                i + 1,
+                100.0 * e
+            );
+        }
+    }
 }

@@ -197,3 +197,40 @@ fn a_bad_tune_section_is_a_located_error() {
     let out = run(&["tune", config.to_str().unwrap(), "--budget", "0"], "");
     assert_user_error(&out, "--budget 0 is out of range");
 }
+
+/// What a tuning still has to compute (the progress bar's total): the most it can take,
+/// less only the records of runs it can make. Records of another setting (here the
+/// budget of evaluations per run) stay in the journal but count for nothing.
+#[test]
+fn only_reusable_records_shorten_what_a_tuning_has_to_compute() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("race_toy.toml");
+    std::fs::write(&config, CONFIG).unwrap();
+    let out = dir.path().join("out");
+    let a = tune(&config, &out, "2");
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    let domains = searchlab::registry::domains();
+    let runners = searchlab::domain::runners(&domains);
+    let left = |text: &str| {
+        let c = searchlab::pipeline::config::parse(text, "race_toy.toml", &[]).unwrap();
+        let plan = searchlab::pipeline::plan::plan(&c, &runners).unwrap();
+        let spec = searchlab::tune::spec_of(&c, &plan, &Default::default()).unwrap();
+        let upper = searchlab::tune::most_evaluations(&plan, &spec);
+        let left = searchlab::tune::to_evaluate(&c, &plan, &spec, &out, false).unwrap();
+        (upper, left)
+    };
+    let (upper, same) = left(CONFIG);
+    let journal = out.join("race_toy/tune/evaluations.jsonl");
+    let lines = std::fs::read_to_string(&journal).unwrap().lines().count() as u64;
+    assert_eq!(
+        same,
+        upper - lines,
+        "every record of the same tuning is reusable"
+    );
+    let other = CONFIG.replace("evaluations = 1500", "evaluations = 1400");
+    assert_eq!(
+        left(&other),
+        (upper, upper),
+        "no record of another budget is"
+    );
+}

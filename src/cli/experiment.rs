@@ -144,7 +144,7 @@ pub fn tune(
     let (config, plan) = load(&runners, config, set)?;
     let spec = crate::tune::spec_of(&config, &plan, overrides)?;
     let opts = exec.options(domains);
-    let to_evaluate = crate::tune::to_evaluate(&plan, &spec, &opts.out, opts.force)?;
+    let to_evaluate = crate::tune::to_evaluate(&config, &plan, &spec, &opts.out, opts.force)?;
     let observer = crate::util::observe::stderr(exec.quiet);
     let progress = Progress::new(&*observer, to_evaluate);
     let t = crate::tune::tune(&config, &plan, &spec, &opts, &progress)?;

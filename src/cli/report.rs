@@ -137,7 +137,7 @@ fn to_compute(work: &[Work], opts: &Options, exec: &ExecArgs) -> anyhow::Result<
                     as u64;
         }
         if let (Some(spec), true, None) = (&w.tune, w.tuned, exec.shard) {
-            total += crate::tune::to_evaluate(&w.plan, spec, &opts.out, opts.force)?;
+            total += crate::tune::to_evaluate(&w.config, &w.plan, spec, &opts.out, opts.force)?;
         }
     }
     Ok(total)

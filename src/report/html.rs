@@ -46,7 +46,7 @@ code { font-size: .9em; }
   tr, figure, caption { break-inside: avoid; }
   caption { break-after: avoid; }
   figure { margin: .5rem 0; }
-  svg.figure { max-height: 9.5cm; width: auto; max-width: 100%; }
+  svg.figure { max-height: 8.5cm; width: auto; max-width: 100%; }
   .files { display: none; }
 }
 "#;

@@ -233,16 +233,29 @@ pub fn most_evaluations(plan: &Plan, spec: &TuneSpec) -> u64 {
 
 /// The evaluations a tuning may still compute: the most it can take, less those its
 /// journal already holds (none with `force`). An upper bound: a race stops early.
-pub fn to_evaluate(plan: &Plan, spec: &TuneSpec, out: &Path, force: bool) -> anyhow::Result<u64> {
+/// Only the records of runs this tuning can make count: a journal also keeps the runs of
+/// earlier settings or algorithm versions.
+pub fn to_evaluate(
+    config: &Config,
+    plan: &Plan,
+    spec: &TuneSpec,
+    out: &Path,
+    force: bool,
+) -> anyhow::Result<u64> {
     let journal = tune_dir(out, &plan.experiment).join("evaluations.jsonl");
     let upper = most_evaluations(plan, spec);
     if force || !journal.exists() {
         return Ok(upper);
     }
+    let possible = possible_runs(plan, spec, &families(config, plan, spec)?);
     let none = |_: &str| None;
     let recorded = crate::pipeline::recorded::checked_journal(&none, &journal, Access::Count)?;
-    let done = recorded.len() as u64;
-    Ok(upper.saturating_sub(done))
+    Ok(upper.saturating_sub(reusable(&possible, recorded.keys())))
+}
+
+/// How many of `keys` name runs the tuning can make (at most one each).
+fn reusable<'a>(possible: &HashMap<String, usize>, keys: impl Iterator<Item = &'a String>) -> u64 {
+    keys.filter(|k| possible.contains_key(*k)).count() as u64
 }
 
 /// The base seed of a split's stream of instances ("train" or "test"): instance `i`
@@ -370,7 +383,7 @@ pub fn tune(
         computed: 0,
     };
     let upper = most_evaluations(plan, spec);
-    let reused = (ev.done.len() as u64).min(upper);
+    let reused = reusable(&algorithms, ev.done.keys()).min(upper);
     let mut stage = progress.experiment(&format!("{} (tune)", plan.experiment), upper, reused);
     let (train, races) = race_all(&mut ev, spec, &families, &mut stage)?;
     let heldout = heldout_runs(plan, spec, &families, &races);
