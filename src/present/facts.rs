@@ -122,7 +122,7 @@ pub fn format_fact(fact: &Fact, format: &str) -> Result<String, String> {
             let x = number(fact).ok_or_else(needs_number)?;
             if f.starts_with('.') {
                 Ok(if x.is_finite() {
-                    format!("{x:.digits$}")
+                    grouped(&format!("{x:.digits$}"))
                 } else {
                     "–".into()
                 })
@@ -177,9 +177,27 @@ fn signed_thousands(i: i64) -> String {
     }
 }
 
+/// A number's text with thousands separators in its integer part from 1,000 up
+/// (`1234.50` → `1,234.50`), as the report's tables write it.
+fn grouped(text: &str) -> String {
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) => ("−", rest),
+        None => ("", text),
+    };
+    let (whole, fraction) = digits.split_at(digits.find('.').unwrap_or(digits.len()));
+    match whole.parse::<u64>() {
+        Ok(w) if w >= 1000 => format!("{sign}{}{fraction}", thousands(w)),
+        _ => format!("{sign}{digits}"),
+    }
+}
+
 /// `x` with at most `digits` decimals, trailing zeros trimmed; a value that is not 0 but
-/// would print as 0 gets two significant digits instead.
+/// would print as 0 gets two significant digits instead. From 1,000 up, as in the
+/// report's tables: a whole number with thousands separators.
 fn at_most(x: f64, digits: usize) -> String {
+    if x.is_finite() && x.abs() >= 1000.0 && x.abs() < 9e15 {
+        return signed_thousands(x.round() as i64);
+    }
     let s = trimmed(x, digits);
     if s == "0" && x != 0.0 && x.is_finite() {
         significant(x, 2)
@@ -409,11 +427,26 @@ mod tests {
             (58750.0, ".2g", "59,000"),
             (0.0039123, ".2g", "0.0039"),
             (-1.5, "~0", "−2"),
+            // From 1,000 up, as the tables write numbers: thousands separators, and
+            // `~N` drops the decimals there.
+            (1468.8, "~1", "1,469"),
+            (999.94, "~1", "999.9"),
+            (1234.5, ".2", "1,234.50"),
+            (-1234.5, ".1", "−1,234.5"),
+            (-2.0, ".2", "−2.00"),
         ] {
             assert_eq!(
                 format_fact(&Fact::Num(x), format).unwrap(),
                 want,
                 "{x} {format}"
+            );
+        }
+        // A quoted number reads as the table beside it does.
+        for x in [586.8, 1468.8, 20_000.0, -0.004, 12.25, 123_456.7] {
+            assert_eq!(
+                format_fact(&Fact::Num(x), "~2").unwrap(),
+                crate::present::format::number(x, 2),
+                "{x}"
             );
         }
         assert!(check_format(".2g").is_ok());

@@ -45,8 +45,8 @@ pub fn anchor(title: &str) -> String {
 }
 
 /// A number for a table: an integer with thousands separators; from 1,000 up, no
-/// decimals; below, at most `digits` decimals (trailing zeros dropped); `–` when not
-/// finite. Negative numbers take a minus sign (−).
+/// decimals; below, at most `digits` decimals (trailing zeros dropped), or two
+/// significant digits for a value that would round to 0; `–` when not finite. Negative numbers take a minus sign (−).
 pub fn number(x: f64, digits: usize) -> String {
     if !x.is_finite() {
         return "–".into();
@@ -60,10 +60,11 @@ pub fn number(x: f64, digits: usize) -> String {
         }
         return format!("{sign}{}", thousands(rounded_whole as u64));
     }
-    let text = crate::present::facts::trimmed(a, digits);
-    if text == "0" {
-        return "0".into();
-    }
+    let text = match crate::present::facts::trimmed(a, digits) {
+        // Nothing that is not 0 prints as 0: two significant digits instead.
+        t if t == "0" && a > 0.0 => crate::present::facts::significant(a, 2),
+        t => t,
+    };
     format!("{sign}{text}")
 }
 
@@ -217,7 +218,8 @@ mod tests {
         assert_eq!(number(12.0, 2), "12");
         assert_eq!(number(-1500.0, 0), "−1,500");
         assert_eq!(number(0.123456, 2), "0.12");
-        assert_eq!(number(-0.0001, 2), "0");
+        assert_eq!(number(-0.0001, 2), "−0.0001");
+        assert_eq!(number(0.4, 0), "0.4");
         assert_eq!(number(f64::NAN, 2), "–");
         assert_eq!(number(2.592e22, 0), "2.59 × 10²²");
         assert_eq!(number(-1.0e16, 0), "−1.00 × 10¹⁶");
