@@ -586,6 +586,16 @@ fn finding7_a_damaged_line_is_set_aside_once_and_the_next_commands_work() {
                 )
             }),
         ),
+        (
+            "anytime past the budget",
+            Box::new(|l: &str| {
+                // The last point (the budget of 200 evaluations) moved to 2000.
+                let at = l.find("]],").unwrap();
+                let start = l[..at].rfind('[').unwrap();
+                let value = l[start..at].split_once(',').unwrap().1;
+                format!("{}[2000,{value}{}", &l[..start], &l[at..])
+            }),
+        ),
     ];
     for (what, edit) in cases {
         let p = project();

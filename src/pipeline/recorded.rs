@@ -9,6 +9,7 @@
 //! command reads only valid records and recomputes that run; any other reader warns.
 
 use crate::pipeline::journal::{Kept, RunRecord, read_lines, rejected_path, resolve, set_aside};
+use crate::pipeline::params::Params;
 use crate::pipeline::plan::{Plan, Run};
 use crate::pipeline::runner::Algorithm;
 use crate::pipeline::shard::Shard;
@@ -164,28 +165,72 @@ pub(crate) fn file_name(path: &Path) -> String {
     )
 }
 
-/// The algorithm of a run key, where the caller knows it.
-pub type AlgorithmOf<'a> = dyn Fn(&str) -> Option<&'a Algorithm> + 'a;
-
-/// The algorithms of a plan's runs, by key.
-pub fn plan_lookup<'a>(plan: &'a Plan<'a>) -> Box<AlgorithmOf<'a>> {
-    let runs: HashMap<&str, &Run> = plan.runs.iter().map(|r| (r.key.as_str(), r)).collect();
-    Box::new(move |key| runs.get(key).map(|r| plan.algorithm(r)))
+/// What a record of a run must fit: the run's algorithm and its budget (the value of
+/// the algorithm's budget parameter, when it has one).
+#[derive(Clone, Copy)]
+pub struct Expected<'a> {
+    pub algorithm: &'a Algorithm,
+    pub budget: Option<u64>,
 }
 
-/// Why a record cannot be a run of `algorithm`, if it cannot.
-pub fn invalid_for(algorithm: &Algorithm, record: &RunRecord) -> Option<String> {
+impl<'a> Expected<'a> {
+    /// A run of `algorithm` with `params`.
+    pub fn of(algorithm: &'a Algorithm, params: &Params) -> Expected<'a> {
+        let budget = algorithm
+            .params
+            .iter()
+            .find(|p| p.budget)
+            .and_then(|p| params.int(p.name).ok())
+            .and_then(|b| u64::try_from(b).ok());
+        Expected { algorithm, budget }
+    }
+}
+
+/// What the record of a run key must fit, where the caller knows the run.
+pub type AlgorithmOf<'a> = dyn Fn(&str) -> Option<Expected<'a>> + 'a;
+
+/// What the records of a plan's runs must fit, by key.
+pub fn plan_lookup<'a>(plan: &'a Plan<'a>) -> Box<AlgorithmOf<'a>> {
+    let runs: HashMap<&str, &Run> = plan.runs.iter().map(|r| (r.key.as_str(), r)).collect();
+    Box::new(move |key| {
+        runs.get(key)
+            .map(|r| Expected::of(plan.algorithm(r), &r.params))
+    })
+}
+
+/// Why a record cannot be a run of its algorithm, if it cannot: metrics that do not
+/// fit, an anytime curve where none is recorded (or none where one is), or one whose
+/// points do not rise strictly or go past the run's budget.
+pub fn invalid_for(expected: Expected, record: &RunRecord) -> Option<String> {
+    let algorithm = expected.algorithm;
     if let Err(e) = (algorithm.metrics.check)(&record.metrics) {
         return Some(e);
     }
     match (algorithm.anytime, record.anytime.is_empty()) {
-        (true, true) => Some(format!(
-            "it has no anytime curve, which {} records",
-            algorithm.name
-        )),
-        (false, false) => Some(format!(
-            "it has an anytime curve, which {} does not record",
-            algorithm.name
+        (true, true) => {
+            return Some(format!(
+                "it has no anytime curve, which {} records",
+                algorithm.name
+            ));
+        }
+        (false, false) => {
+            return Some(format!(
+                "it has an anytime curve, which {} does not record",
+                algorithm.name
+            ));
+        }
+        _ => {}
+    }
+    let points = &record.anytime;
+    if let Some(w) = points.windows(2).find(|w| w[1].0 <= w[0].0) {
+        return Some(format!(
+            "its anytime curve goes back from {} to {}",
+            w[0].0, w[1].0
+        ));
+    }
+    match (expected.budget, points.last()) {
+        (Some(budget), Some(&(last, _))) if last > budget => Some(format!(
+            "its anytime curve reaches {last}, past the run's budget of {budget}"
         )),
         _ => None,
     }
@@ -202,7 +247,7 @@ pub fn checked_journal(
     let mut lines = read_lines(path)?;
     let mut sound = Vec::with_capacity(lines.records.len());
     for n in lines.records {
-        match algorithm_of(&n.line.key).and_then(|a| invalid_for(a, &n.line.record)) {
+        match algorithm_of(&n.line.key).and_then(|e| invalid_for(e, &n.line.record)) {
             Some(reason) => lines.rejected.push(crate::pipeline::journal::Rejected {
                 number: n.number,
                 reason,

@@ -28,7 +28,7 @@ use crate::pipeline::metrics::Better;
 use crate::pipeline::params::{Params, Value};
 use crate::pipeline::plan::{Plan, Run, identify};
 use crate::pipeline::progress::Progress;
-use crate::pipeline::recorded::Access;
+use crate::pipeline::recorded::{Access, Expected};
 use crate::pipeline::results::frames;
 use crate::pipeline::table::{ColumnBuilder, frame, write_both};
 use crate::present::figure::{FigureKind, FigureSpec};
@@ -254,7 +254,10 @@ pub fn to_evaluate(
 }
 
 /// How many of `keys` name runs the tuning can make (at most one each).
-fn reusable<'a>(possible: &HashMap<String, usize>, keys: impl Iterator<Item = &'a String>) -> u64 {
+fn reusable<'a>(
+    possible: &HashMap<String, Expected>,
+    keys: impl Iterator<Item = &'a String>,
+) -> u64 {
     keys.filter(|k| possible.contains_key(*k)).count() as u64
 }
 
@@ -369,7 +372,7 @@ pub fn tune(
     // Every record is checked against its run's algorithm, as an experiment's are;
     // with `force` every run is computed again, each replacing its old record.
     let algorithms = possible_runs(plan, spec, &families);
-    let algorithm_of = |key: &str| algorithms.get(key).map(|&a| &plan.runner.algorithms[a]);
+    let algorithm_of = |key: &str| algorithms.get(key).copied();
     let recorded =
         crate::pipeline::recorded::checked_journal(&algorithm_of, &journal, Access::Owner(None))?;
     let mut ev = Evaluations {
@@ -468,17 +471,22 @@ fn race_all(
     }
 }
 
-/// The algorithm of every run a tuning may make (each candidate on every training and
-/// held-out instance), by run key, for checking its journal's records.
-fn possible_runs(plan: &Plan, spec: &TuneSpec, families: &[Family]) -> HashMap<String, usize> {
+/// What the record of every run a tuning may make (each candidate on every training and
+/// held-out instance) must fit, by run key, for checking its journal's records.
+fn possible_runs<'a>(
+    plan: &Plan<'a>,
+    spec: &TuneSpec,
+    families: &[Family],
+) -> HashMap<String, Expected<'a>> {
     let mut out = HashMap::new();
     for f in families {
+        let algorithm = &plan.runner.algorithms[f.algorithm];
         for c in &f.candidates {
             let splits = [("train", spec.train_seeds), ("test", spec.test_seeds)];
             for (split, n) in splits {
                 for i in 0..n {
                     let run = evaluation(plan, spec, f, c, split, i, 0);
-                    out.insert(run.key, f.algorithm);
+                    out.insert(run.key, Expected::of(algorithm, &run.params));
                 }
             }
         }
