@@ -40,6 +40,8 @@ pub struct Plan<'a> {
     pub runs: Vec<Run>,
     /// The config's `experiment.threads_per_run` (0: all the worker threads).
     pub threads_per_run: usize,
+    /// The config's `experiment.variant_label`: what its variants are.
+    pub variant_label: Option<String>,
 }
 
 /// The columns every results table starts with, before parameters and metrics.
@@ -283,6 +285,7 @@ pub fn plan<'a>(config: &Config, runners: &[&'a Runner]) -> anyhow::Result<Plan<
         algorithms: Vec::new(),
         runs: Vec::new(),
         threads_per_run: config.threads_per_run,
+        variant_label: config.variant_label.clone(),
     };
     for variant in &config.variants {
         let a = algorithm_of(runner, variant)?;

@@ -1,8 +1,10 @@
-//! What a figure's columns mean, in the words the domains declare: a metric's label
-//! and unit (`best path length (moves)`), a parameter's label (`decay rate`), a problem
-//! dimension's name, and how the anytime table reads (what its budget counts, the
-//! quantity its objective stands for). Figures take their axis and legend titles from
-//! here, so no figure shows a raw column name that a declaration explains.
+//! What a figure's columns mean, in the words the domains and configs declare: a
+//! metric's label and unit (`best path length (moves)`), a parameter's label (`decay
+//! rate`), a problem dimension's name, what a config's variants are (its
+//! `variant_label`: the words of the `variant` column), and how the anytime table reads
+//! (what its budget counts, the quantity its objective stands for). Figures take their
+//! axis and legend titles from here, so no figure shows a raw column name that a
+//! declaration explains.
 
 use crate::pipeline::plan::Plan;
 use crate::pipeline::runner::Objective;
@@ -41,6 +43,9 @@ impl Words {
         }
         if let Some(d) = &plan.runner.dimension {
             w.columns.insert(d.name.to_string(), d.name.to_string());
+        }
+        if let Some(v) = &plan.variant_label {
+            w.columns.insert("variant".to_string(), v.clone());
         }
         w
     }

@@ -497,8 +497,8 @@ pub fn parse_maze_code(code: &str) -> Option<Maze> {
 }
 
 /// A picture of a maze given by its [`maze_code`]: jump numbers, the goal marked G,
-/// each jump of one shortest path as a numbered arrow, and the cells no sequence of
-/// jumps reaches from the start shaded.
+/// each jump of one shortest path as an arrow numbered in the cell it leaves, and the
+/// cells no sequence of jumps reaches from the start shaded.
 pub fn maze_picture(code: &str, title: &str) -> Option<crate::present::plot::BoardPicture> {
     let maze = parse_maze_code(code)?;
     let labels = maze
@@ -563,6 +563,39 @@ fn run_escape(params: &Params, seeds: Seeds, _: &RunContext) -> anyhow::Result<R
 mod tests {
     use super::*;
     use crate::pipeline::params::Value;
+
+    #[test]
+    fn every_best_maze_picture_reads_cleanly_up_to_ten_by_ten() {
+        let records = crate::rjm::best::built_in().unwrap();
+        let ten = records
+            .iter()
+            .find(|r| r.size == 10)
+            .expect("a 10×10 record");
+        for r in &records {
+            let pic = maze_picture(&r.maze, "best").expect("a valid maze");
+            let layout = pic.layout();
+            assert_eq!(layout.jumps.len(), pic.path.len() - 1);
+            assert!(
+                layout.collisions().is_empty(),
+                "{}×{}: {:?}",
+                r.size,
+                r.size,
+                layout.collisions()
+            );
+        }
+        assert!(maze_picture(&ten.maze, "").unwrap().path.len() > 90);
+    }
+
+    #[test]
+    fn a_configs_variant_label_names_the_variant_column() {
+        let path = "configs/rjm_methods_sizes.toml";
+        let c = crate::pipeline::config::parse(&std::fs::read_to_string(path).unwrap(), path, &[])
+            .unwrap();
+        let r = runner();
+        let plan = crate::pipeline::plan::plan(&c, &[&r]).unwrap();
+        let words = crate::present::words::Words::of_plan(&plan);
+        assert_eq!(words.of("variant"), "method");
+    }
 
     /// Runs `algorithm` with both seeds `seed`.
     fn run(algorithm: &str, params: &Params, seed: u64) -> anyhow::Result<RunOutput> {

@@ -533,6 +533,7 @@ fn write_tables(
         algorithms: plan.algorithms.clone(),
         runs,
         threads_per_run: plan.threads_per_run,
+        variant_label: plan.variant_label.clone(),
     };
     let (mut race_runs, _) = frames(&subplan(train), &ev.done)?;
     let mut heldout_improvements =

@@ -17,6 +17,7 @@
 //! domain = "rjm"
 //! algorithm = "anneal"
 //! threads_per_run = 1     # 0: each run on all the worker threads, one at a time
+//! variant_label = "schedule"   # what the variants are, on axes and legends
 //! [params]
 //! iterations = 10000
 //! [sweep]
@@ -142,6 +143,9 @@ pub struct Config {
     /// `experiment.threads_per_run`: the worker threads each run searches on (0: all of
     /// them, one run at a time); runs that cannot search in parallel use one.
     pub threads_per_run: usize,
+    /// `experiment.variant_label`: what the variants are (`method`), the words of the
+    /// `variant` column on axes and legends.
+    pub variant_label: Option<String>,
     pub tables: Vec<TableSpec>,
     pub plots: Vec<PlotSpec>,
     /// The `[tune]` section as written (read by `searchlab tune`).
@@ -321,6 +325,17 @@ base_seed = 7
         .to_string();
         assert!(err.starts_with("c.toml:3:"), "{err}");
         assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn a_config_may_say_what_its_variants_are() {
+        assert_eq!(parse(BASIC, "c.toml", &[]).unwrap().variant_label, None);
+        let text = BASIC.replace(
+            "algorithm = \"anneal\"",
+            "algorithm = \"anneal\"\nvariant_label = \"schedule\"",
+        );
+        let c = parse(&text, "c.toml", &[]).unwrap();
+        assert_eq!(c.variant_label.as_deref(), Some("schedule"));
     }
 
     #[test]

@@ -47,6 +47,8 @@ struct RawExperiment {
     algorithm: Option<Spanned<String>>,
     #[serde(default)]
     threads_per_run: Option<Spanned<i64>>,
+    #[serde(default)]
+    variant_label: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -123,6 +125,7 @@ pub fn parse(text: &str, source: &str, overrides: &[String]) -> anyhow::Result<C
         replicates: replicates(&raw, &file)?.0,
         base_seed: replicates(&raw, &file)?.1,
         threads_per_run: threads_per_run(&raw, &file)?,
+        variant_label: raw.experiment.variant_label.clone(),
         tables: tables(&raw, &file)?,
         plots: plots(&raw, &file)?,
         tune: raw.tune.as_ref().map(|t| Section {

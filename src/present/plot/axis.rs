@@ -1,9 +1,13 @@
 //! Axes: ranges fitted to the data (log ranges clamped so no range can hang the
 //! drawing), tick labels (decades as 10ⁿ on log axes, one number format per linear
-//! axis, true minus signs), category positions, and an axis with grid lines exactly at
-//! chosen ticks.
+//! axis, true minus signs), category positions, an axis with grid lines exactly at
+//! chosen ticks, and category labels set so that none overlaps another
+//! ([`CategoryLabels`]: wrapped, else shortened, measured with the SVG's font metrics).
 
+use super::text;
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::prelude::{Cartesian2d, ChartContext, DrawingBackend};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The most decades a log axis spans; wider ranges keep their top decades.
 pub const MAX_DECADES: f64 = 300.0;
@@ -232,6 +236,156 @@ impl ValueFormatter<f64> for TickAxis {
     }
 }
 
+/// The labels of a categorical x axis, set so no two overlap: each on one line when it
+/// fits its slot (the width between its neighbours' ticks, less a gap), else wrapped
+/// after spaces, underscores, commas and slashes onto at most [`MAX_LINES`] lines, a line
+/// still too wide shortened with `…`. Widths are measured as the SVG sets the text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryLabels {
+    /// Each label's lines, top first.
+    pub lines: Vec<Vec<String>>,
+    /// The text's style size.
+    pub px: u32,
+    /// The widest a line may be.
+    pub room: f64,
+}
+
+/// The most lines a category label takes.
+pub const MAX_LINES: usize = 3;
+/// The space kept between neighbouring labels, in pixels.
+const GAP: f64 = 8.0;
+/// From one line's top to the next one's, in ems.
+const LEADING: f64 = 1.2;
+
+impl CategoryLabels {
+    /// `labels` set for an axis `axis_px` wide (one slot each) in text of style size
+    /// `px`.
+    pub fn fit(labels: &[String], axis_px: f64, px: u32) -> CategoryLabels {
+        let room = (axis_px / labels.len().max(1) as f64 - GAP).max(1.0);
+        let size = f64::from(px);
+        let lines = labels
+            .iter()
+            .map(|l| match text::width(l, size) <= room {
+                true => vec![l.clone()],
+                false => wrap(l, room, size),
+            })
+            .collect();
+        CategoryLabels { lines, px, room }
+    }
+
+    /// How many lines the tallest label takes.
+    pub fn rows(&self) -> usize {
+        self.lines.iter().map(Vec::len).max().unwrap_or(1).max(1)
+    }
+
+    /// The pixels a line adds below the first.
+    pub fn line_height(&self) -> f64 {
+        (text::em(f64::from(self.px)) * LEADING).ceil()
+    }
+
+    /// Every line and where its top centre goes, when label `i` is centred on
+    /// `centres[i]` with its first line's top at `top`.
+    pub fn placed(&self, centres: &[f64], top: f64) -> Vec<(&str, (f64, f64))> {
+        self.lines
+            .iter()
+            .zip(centres)
+            .flat_map(|(lines, x)| {
+                lines.iter().enumerate().map(move |(k, line)| {
+                    let y = (top + k as f64 * self.line_height()).round();
+                    (line.as_str(), (x.round(), y))
+                })
+            })
+            .collect()
+    }
+
+    /// The ink boxes of the lines as [`CategoryLabels::placed`] puts them.
+    #[cfg(test)]
+    pub fn boxes(&self, centres: &[f64], top: f64) -> Vec<text::Rect> {
+        let pos = Pos::new(HPos::Center, VPos::Top);
+        self.placed(centres, top)
+            .into_iter()
+            .map(|(line, at)| text::ink_box(line, f64::from(self.px), at, pos))
+            .collect()
+    }
+
+    /// Draws the labels under a chart whose own x tick labels are blank.
+    pub fn draw<DB: DrawingBackend, Y: Ranged>(
+        &self,
+        chart: &ChartContext<'_, DB, Cartesian2d<TickAxis, Y>>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+        Y::ValueType: Clone,
+    {
+        let area = chart.plotting_area().strip_coord_spec();
+        let (base, (_, h)) = (area.get_base_pixel(), area.dim_in_pixel());
+        let y0 = chart.plotting_area().get_y_range().start;
+        let centres: Vec<f64> = (0..self.lines.len())
+            .map(|i| f64::from(chart.backend_coord(&(i as f64, y0.clone())).0 - base.0))
+            .collect();
+        let style = super::style::style(self.px).pos(Pos::new(HPos::Center, VPos::Top));
+        for (line, (x, y)) in self.placed(&centres, f64::from(h) + TICK_GAP) {
+            area.draw_text(line, &style, (x as i32, y as i32))
+                .map_err(super::err)?;
+        }
+        Ok(())
+    }
+
+    /// The label area a chart needs under its x axis for these labels and an axis
+    /// title, given what one line of labels with the title takes.
+    pub fn area(&self, one_line: u32) -> u32 {
+        one_line + ((self.rows() - 1) as f64 * self.line_height()) as u32
+    }
+}
+
+/// From the x axis to the labels' top, in pixels (as plotters leaves for its own).
+const TICK_GAP: f64 = 10.0;
+
+/// `label` broken after spaces, underscores, commas and slashes into lines of at most
+/// `room` pixels (at most [`MAX_LINES`], the last taking the rest), each line still too
+/// wide shortened with `…`.
+fn wrap(label: &str, room: f64, px: f64) -> Vec<String> {
+    let mut pieces: Vec<String> = Vec::new();
+    let mut piece = String::new();
+    for c in label.chars() {
+        piece.push(c);
+        if matches!(c, ' ' | '_' | ',' | '/') {
+            pieces.push(std::mem::take(&mut piece));
+        }
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for p in pieces {
+        let full = lines.len() == MAX_LINES;
+        match lines.last_mut() {
+            Some(last) if full || text::width(format!("{last}{p}").trim_end(), px) <= room => {
+                last.push_str(&p)
+            }
+            _ => lines.push(p),
+        }
+    }
+    lines
+        .into_iter()
+        .map(|l| shorten(l.trim_end(), room, px))
+        .collect()
+}
+
+/// `line` if it fits `room` pixels, else as many of its first characters as fit with
+/// `…` after them.
+fn shorten(line: &str, room: f64, px: f64) -> String {
+    if text::width(line, px) <= room {
+        return line.to_string();
+    }
+    let chars: Vec<char> = line.chars().collect();
+    (1..chars.len())
+        .rev()
+        .map(|n| format!("{}…", chars[..n].iter().collect::<String>()))
+        .find(|s| text::width(s, px) <= room)
+        .unwrap_or_else(|| "…".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,5 +446,55 @@ mod tests {
         assert_eq!(axis.format_ext(&2.0), "14");
         assert_eq!(axis.format_ext(&2.5), "");
         assert_eq!(axis.format_ext(&3.0), "88");
+    }
+
+    #[test]
+    fn long_category_labels_never_overlap() {
+        let labels: Vec<String> = [
+            "anneal_geometric",
+            "anneal_geometric_end",
+            "anneal_lundy_mees",
+            "restarts",
+            "averyveryverylongsinglewordwithoutanybreakpoints",
+        ]
+        .map(String::from)
+        .to_vec();
+        // Five slots on a 600 px axis, as the figures set them (13 px labels).
+        let (axis, n) = (600.0, labels.len() as f64);
+        let fitted = CategoryLabels::fit(&labels, axis, 13);
+        let centres: Vec<f64> = (0..labels.len())
+            .map(|i| (i as f64 + 0.5) * axis / n)
+            .collect();
+        let boxes = fitted.boxes(&centres, 0.0);
+        for (i, a) in boxes.iter().enumerate() {
+            assert!(
+                a.width() <= fitted.room + 1e-9,
+                "line {i} is {} px wide",
+                a.width()
+            );
+            for (j, b) in boxes[..i].iter().enumerate() {
+                assert!(!a.overlaps(b), "lines {j} and {i} overlap: {b:?} {a:?}");
+            }
+        }
+        assert_eq!(
+            fitted.lines[1],
+            ["anneal_geometric_", "end"].map(String::from)
+        );
+        assert_eq!(fitted.lines[3], vec!["restarts".to_string()]);
+        assert!(fitted.lines[4][0].ends_with('…'), "{:?}", fitted.lines[4]);
+        assert_eq!(fitted.rows(), 2);
+        // Labels that fit stay on one line each.
+        let short = CategoryLabels::fit(&labels[3..4], axis, 13);
+        assert_eq!((short.rows(), short.lines[0][0].as_str()), (1, "restarts"));
+        // The measure sees the overlap of labels set side by side without fitting.
+        let raw: Vec<text::Rect> = labels
+            .iter()
+            .zip(&centres)
+            .map(|(l, x)| {
+                let pos = Pos::new(HPos::Center, VPos::Top);
+                text::ink_box(l, 13.0, (*x, 0.0), pos)
+            })
+            .collect();
+        assert!(raw[3].overlaps(&raw[4]), "the unfitted labels collide");
     }
 }

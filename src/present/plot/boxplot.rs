@@ -3,7 +3,7 @@
 //! a box collapses to a line) is drawn as its mean with a 95% interval, and a note
 //! says so.
 
-use super::axis::{TickAxis, span, ticks};
+use super::axis::{CategoryLabels, TickAxis, span, ticks};
 use super::style::{PALETTE, style};
 use super::{Figure, err};
 use crate::stats::Summary;
@@ -71,15 +71,18 @@ impl Figure for BoxPlot {
     {
         let ys = span(self.groups.iter().flat_map(|g| g.1.iter().copied()), false);
         let labels: Vec<String> = self.groups.iter().map(|g| g.0.clone()).collect();
+        let axis_px = f64::from(root.dim_in_pixel().0) - 2.0 * 12.0 - 72.0;
+        let fitted = CategoryLabels::fit(&labels, axis_px, 13);
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, style(22))
             .margin(12)
-            .x_label_area_size(48)
+            .x_label_area_size(fitted.area(48))
             .y_label_area_size(72)
             .build_cartesian_2d(TickAxis::categories(&labels), ys.0..ys.1)
             .map_err(err)?;
         chart
             .configure_mesh()
+            .x_label_formatter(&|_| String::new())
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .y_label_formatter(&ticks(ys.0, ys.1, false, 10))
@@ -89,6 +92,7 @@ impl Figure for BoxPlot {
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
+        fitted.draw(&chart)?;
         let (colour, median_colour) = (PALETTE[0], PALETTE[1]);
         if let Some(note) = self.note() {
             let (w, _) = root.dim_in_pixel();

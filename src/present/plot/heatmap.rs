@@ -2,7 +2,7 @@
 //! labelled in black or white (whichever contrasts more with that cell), and a colour
 //! bar saying which colour is which value.
 
-use super::axis::{TickAxis, number, ticks};
+use super::axis::{CategoryLabels, TickAxis, number, ticks};
 use super::style::{centred, ink_on, ramp, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
@@ -110,10 +110,12 @@ impl Figure for Heatmap {
     {
         let total = root.dim_in_pixel().0;
         let (plot, strip) = root.split_horizontally(total.saturating_sub(BAR_STRIP));
+        let axis_px = f64::from(plot.dim_in_pixel().0) - 2.0 * 12.0 - 80.0;
+        let fitted = CategoryLabels::fit(&self.x_ticks, axis_px, 13);
         let mut chart = ChartBuilder::on(&plot)
             .caption(&self.title, style(22))
             .margin(12)
-            .x_label_area_size(48)
+            .x_label_area_size(fitted.area(48))
             .y_label_area_size(80)
             .build_cartesian_2d(
                 TickAxis::categories(&self.x_ticks),
@@ -123,12 +125,14 @@ impl Figure for Heatmap {
         chart
             .configure_mesh()
             .disable_mesh()
+            .x_label_formatter(&|_| String::new())
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .label_style(style(13))
             .axis_desc_style(style(16))
             .draw()
             .map_err(err)?;
+        fitted.draw(&chart)?;
         for (yi, row) in self.values.iter().enumerate() {
             for (xi, v) in row.iter().enumerate() {
                 let (x, y) = (xi as f64, yi as f64);

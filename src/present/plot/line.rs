@@ -4,7 +4,7 @@
 //! suggesting values between categories. A metric that changes in steps is drawn as a
 //! step function.
 
-use super::axis::{TickAxis, span, ticks};
+use super::axis::{CategoryLabels, TickAxis, span, ticks};
 use super::legend::{self, Swatch};
 use super::style::{SeriesStyle, in_order, style};
 use super::{Figure, err};
@@ -204,21 +204,23 @@ impl LinePlot {
         DB::ErrorType: 'static,
     {
         let ys = self.y_span();
+        let axis_px = f64::from(area.dim_in_pixel().0) - 2.0 * 12.0 - 72.0;
+        let fitted = CategoryLabels::fit(labels, axis_px, 14);
         let mut builder = ChartBuilder::on(area);
         builder
             .caption(&self.title, style(22))
             .margin(12)
-            .x_label_area_size(48)
+            .x_label_area_size(fitted.area(48))
             .y_label_area_size(72);
         let x = TickAxis::categories(labels);
         if self.log_y {
             let chart = builder
                 .build_cartesian_2d(x, (ys.0..ys.1).log_scale())
                 .map_err(err)?;
-            self.categorical_series(chart, styles)
+            self.categorical_series(chart, styles, &fitted)
         } else {
             let chart = builder.build_cartesian_2d(x, ys.0..ys.1).map_err(err)?;
-            self.categorical_series(chart, styles)
+            self.categorical_series(chart, styles, &fitted)
         }
     }
 
@@ -226,6 +228,7 @@ impl LinePlot {
         &self,
         mut chart: legend::Chart<'_, DB, TickAxis, Y>,
         styles: &[SeriesStyle],
+        fitted: &CategoryLabels,
     ) -> anyhow::Result<()>
     where
         DB: DrawingBackend,
@@ -236,6 +239,7 @@ impl LinePlot {
         let fy = ticks(ys.0, ys.1, self.log_y, 10);
         chart
             .configure_mesh()
+            .x_label_formatter(&|_| String::new())
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .y_label_formatter(&fy)
@@ -245,6 +249,7 @@ impl LinePlot {
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
+        fitted.draw(&chart)?;
         let n = self.series.len().max(1) as f64;
         let step = (0.7 / n).min(0.18);
         for (k, (s, st)) in self.series.iter().zip(styles).enumerate() {

@@ -2,8 +2,8 @@
 //! lines with interquartile bands or per-category points (`line`), box plots
 //! (`boxplot`), heatmaps with a colour bar (`heatmap`), histograms (`histogram`),
 //! ranking charts (`interval`) and labelled boards with a path (`board`), on shared
-//! axes (`axis`), legends (`legend`) and style (`style`). They take plain numbers and
-//! labels, nothing of any domain.
+//! axes (`axis`), legends (`legend`) and style (`style`), with text measured as the SVG
+//! sets it (`text`). They take plain numbers and labels, nothing of any domain.
 //!
 //! Text uses DejaVu Sans, embedded through the `dejavu` crate, so figures render the same
 //! on a machine without any font package; the PDF converter loads the same font.
@@ -18,6 +18,7 @@ mod legend;
 mod line;
 mod pdf;
 mod style;
+mod text;
 
 pub use axis::{MAX_DECADES, clamp_log, minus};
 pub use board::BoardPicture;
