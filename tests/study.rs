@@ -258,3 +258,59 @@ fn a_broken_study_breaks_only_itself_and_a_study_may_be_a_path() {
     let r = report("toy");
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+#[test]
+fn styles_facets_and_printed_sizes_are_checked_on_loading() {
+    let with = |top: &str, block: &str| {
+        STUDY
+            .replacen("title = \"T\"\n", &format!("title = \"T\"\n{top}\n"), 1)
+            .replace("metric = \"y\"\n", &format!("metric = \"y\"\n{block}\n"))
+    };
+    let s = load(&with(
+        "styles = { restarts = { colour = \"blue\" }, \"0.999\" = { colour = \"#102030\", dash = \"dotted\", marker = \"cross\" } }",
+        "",
+    ))
+    .unwrap();
+    let names: Vec<&str> = s.styles.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, vec!["0.999", "restarts"]);
+    for (top, says) in [
+        (
+            "styles = { restarts = { colour = \"teal\" } }",
+            "s.toml:2: styles.restarts: colour \"teal\": a palette colour",
+        ),
+        (
+            "styles = { restarts = { colour = \"blue\", width = 2 } }",
+            "unknown field `width`",
+        ),
+        (
+            "styles = { a = { colour = \"blue\" }, b = { colour = \"blue\", marker = \"square\" } }",
+            "styles.b has the colour and dash of styles.a",
+        ),
+    ] {
+        let e = err(&with(top, ""));
+        assert!(e.contains(says), "{top}: {e}");
+    }
+    // A compare block is a table: figure keys do not apply to it.
+    let e = err(&with("", "facet = \"size\""));
+    assert!(e.contains("s.toml:9: x_label, y_label, facet, width, height or font_size does not apply to a compare block"), "{e}");
+    let figure = |keys: &str| {
+        format!(
+            "title = \"T\"\n[[question]]\ntitle = \"Q\"\n[[question.block]]\nkind = \"box\"\nexperiment = \"e1\"\nx = \"size\"\nmetric = \"y\"\n{keys}\n"
+        )
+    };
+    let s = load(&figure(
+        "facet = \"instance\"\nwidth = 12\nheight = 7\nfont_size = 9",
+    ))
+    .unwrap();
+    let spec = s.questions[0].blocks[0].figure().unwrap();
+    assert_eq!(spec.facet.as_deref(), Some("instance"));
+    let p = spec.print(3);
+    assert_eq!((p.width_cm, p.height_cm, p.font_pt), (12.0, 7.0, 9.0));
+    let e = err(&figure("font_size = 3"));
+    assert!(
+        e.contains("font_size = 3: tick labels are 5 to 24 pt"),
+        "{e}"
+    );
+    let e = err(&figure("width = 100"));
+    assert!(e.contains("a figure is 3 to 40 cm wide"), "{e}");
+}

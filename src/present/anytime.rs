@@ -15,8 +15,8 @@
 //! evaluations), at most twice the true one.
 
 use crate::pipeline::metrics::Better;
-use crate::pipeline::table::{floats, groups, texts};
-use crate::present::charts::ordered_values;
+use crate::pipeline::table::{floats, texts};
+use crate::present::charts::ordered_groups;
 use polars::prelude::DataFrame;
 use std::collections::HashMap;
 
@@ -67,17 +67,6 @@ fn reaches(value: f64, target: f64, better: Better) -> bool {
         Better::Lower => value <= target,
         Better::Higher => value >= target,
     }
-}
-
-/// The groups of `by` in display order (numbers numerically when there is one column).
-fn ordered_groups(df: &DataFrame, by: &[String]) -> anyhow::Result<Vec<(Vec<String>, DataFrame)>> {
-    let cols: Vec<&str> = by.iter().map(String::as_str).collect();
-    let mut parts = groups(df, &cols)?;
-    if let [g] = cols.as_slice() {
-        let order = ordered_values(&texts(df, g)?);
-        parts.sort_by_key(|(l, _)| order.iter().position(|o| *o == l[0]));
-    }
-    Ok(parts)
 }
 
 /// Each row's budget: its evaluations, divided by its value of column `per` if given.

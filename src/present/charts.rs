@@ -30,6 +30,39 @@ pub fn ordered_values(values: &[String]) -> Vec<String> {
 
 pub use crate::present::words::label;
 
+/// The groups of the columns `by` in display order: by the first column's values in
+/// [`ordered_values`] order, then the second's, and so on. No column: one group of
+/// every row, with no values.
+pub fn ordered_groups(
+    df: &DataFrame,
+    by: &[String],
+) -> anyhow::Result<Vec<(Vec<String>, DataFrame)>> {
+    if by.is_empty() {
+        return Ok(vec![(Vec::new(), df.clone())]);
+    }
+    let cols: Vec<&str> = by.iter().map(String::as_str).collect();
+    let mut parts = groups(df, &cols)?;
+    let orders: Vec<Vec<String>> = cols
+        .iter()
+        .map(|c| Ok(ordered_values(&texts(df, c)?)))
+        .collect::<anyhow::Result<_>>()?;
+    parts.sort_by_key(|(values, _)| {
+        values
+            .iter()
+            .zip(&orders)
+            .map(|(v, o)| o.iter().position(|x| x == v))
+            .collect::<Vec<_>>()
+    });
+    Ok(parts)
+}
+
+/// A group's values as a category on an axis: each value's label, joined by commas (the
+/// axis title names the columns).
+pub fn category(values: &[String]) -> String {
+    let labels: Vec<String> = values.iter().map(|v| label(v)).collect();
+    labels.join(", ")
+}
+
 /// The non-null values of `y` for each value of `x`, in display order.
 pub fn samples_by(df: &DataFrame, x: &str, y: &str) -> anyhow::Result<Vec<(String, Vec<f64>)>> {
     let xs = texts(df, x)?;
@@ -87,19 +120,12 @@ pub fn line(
     df: &DataFrame,
     x: &str,
     y: &str,
-    group: Option<&str>,
+    group: &[String],
     title: &str,
     log_x: bool,
     log_y: bool,
 ) -> anyhow::Result<LinePlot> {
-    let mut parts = match group {
-        Some(g) => groups(df, &[g])?,
-        None => vec![(vec![String::new()], df.clone())],
-    };
-    if let Some(g) = group {
-        let order = ordered_values(&texts(df, g)?);
-        parts.sort_by_key(|(l, _)| order.iter().position(|o| *o == l[0]));
-    }
+    let parts = ordered_groups(df, group)?;
     let all_x = ordered_values(&texts(df, x)?);
     let categorical = is_categorical(&all_x, log_x);
     let mut series = Vec::new();
@@ -116,10 +142,7 @@ pub fn line(
                 Summary::of(s).map(|m| (at, m.median, m.q1, m.q3))
             })
             .collect();
-        let name = match group {
-            Some(g) => crate::present::words::entry(g, &labels[0]),
-            None => String::new(),
-        };
+        let name = crate::present::words::entries(group, &labels);
         series.push(Band { name, points });
     }
     Ok(LinePlot {
@@ -130,24 +153,36 @@ pub fn line(
         log_x: log_x && !categorical,
         log_y,
         categories: categorical.then(|| all_x.iter().map(|v| label(v)).collect()),
-        y_range: None,
-        legend_title: group.map(str::to_string),
-        styles: Vec::new(),
-        steps: false,
+        legend_title: (!group.is_empty()).then(|| group.join(", ")),
+        ..LinePlot::default()
     })
 }
 
-/// Box plots of `y` for each value of `x`.
-pub fn boxes(df: &DataFrame, x: &str, y: &str, title: &str) -> anyhow::Result<BoxPlot> {
-    let groups = samples_by(df, x, y)?
+/// The non-null values of `y` for each group of the columns `by`, in display order,
+/// named by [`category`].
+pub fn samples_of_groups(
+    df: &DataFrame,
+    by: &[String],
+    y: &str,
+) -> anyhow::Result<Vec<(Vec<String>, Vec<f64>)>> {
+    ordered_groups(df, by)?
         .into_iter()
-        .map(|(v, s)| (label(&v), s))
+        .map(|(values, part)| Ok((values, floats(&part, y)?.into_iter().flatten().collect())))
+        .collect()
+}
+
+/// Box plots of `y` for each group of the columns `by` (one column: each value).
+pub fn boxes(df: &DataFrame, by: &[String], y: &str, title: &str) -> anyhow::Result<BoxPlot> {
+    let groups = samples_of_groups(df, by, y)?
+        .into_iter()
+        .map(|(v, s)| (category(&v), s))
         .collect();
     Ok(BoxPlot {
         title: title.to_string(),
-        x_label: x.to_string(),
+        x_label: by.join(", "),
         y_label: y.to_string(),
         groups,
+        y_range: None,
     })
 }
 
@@ -155,15 +190,26 @@ pub fn boxes(df: &DataFrame, x: &str, y: &str, title: &str) -> anyhow::Result<Bo
 pub fn heatmap(
     df: &DataFrame,
     x: &str,
-    y: &str,
+    y: &[String],
     value: &str,
     title: &str,
 ) -> anyhow::Result<Heatmap> {
     let xs = texts(df, x)?;
-    let ys = texts(df, y)?;
+    // A row per group of the y columns: its values joined.
+    let keyed: Vec<Vec<String>> = y
+        .iter()
+        .map(|c| texts(df, c))
+        .collect::<anyhow::Result<_>>()?;
+    let ys: Vec<String> = (0..df.height())
+        .map(|i| category(&keyed.iter().map(|k| k[i].clone()).collect::<Vec<_>>()))
+        .collect();
+    let y_order: Vec<String> = ordered_groups(df, y)?
+        .iter()
+        .map(|(v, _)| category(v))
+        .collect();
     let vs = floats(df, value)?;
     let x_ticks = ordered_values(&xs);
-    let y_ticks = ordered_values(&ys);
+    let y_ticks = y_order;
     let values = y_ticks
         .iter()
         .map(|yv| {
@@ -182,9 +228,9 @@ pub fn heatmap(
     Ok(Heatmap {
         title: title.to_string(),
         x_label: x.to_string(),
-        y_label: y.to_string(),
+        y_label: y.join(", "),
         x_ticks: x_ticks.iter().map(|v| label(v)).collect(),
-        y_ticks: y_ticks.iter().map(|v| label(v)).collect(),
+        y_ticks,
         values,
         value_label: format!("median {value}"),
     })
@@ -194,19 +240,13 @@ pub fn heatmap(
 pub fn histogram(
     df: &DataFrame,
     y: &str,
-    group: Option<&str>,
+    group: &[String],
     title: &str,
 ) -> anyhow::Result<Histogram> {
-    let series = match group {
-        Some(g) => samples_by(df, g, y)?
-            .into_iter()
-            .map(|(v, s)| (crate::present::words::entry(g, &v), s))
-            .collect(),
-        None => vec![(
-            String::new(),
-            floats(df, y)?.into_iter().flatten().collect(),
-        )],
-    };
+    let series: Vec<(String, Vec<f64>)> = samples_of_groups(df, group, y)?
+        .into_iter()
+        .map(|(v, s)| (crate::present::words::entries(group, &v), s))
+        .collect();
     let integral = series
         .iter()
         .all(|(_, s): &(String, Vec<f64>)| s.iter().all(|v| v.fract() == 0.0));
@@ -228,15 +268,15 @@ pub fn histogram(
         series,
         bin_width: width,
         integers,
-        legend_title: group.map(str::to_string),
-        styles: Vec::new(),
+        legend_title: (!group.is_empty()).then(|| group.join(", ")),
+        ..Histogram::default()
     })
 }
 
 /// Median best-so-far against iterations from an anytime table, a line per `group`.
 pub fn anytime(
     df: &DataFrame,
-    group: Option<&str>,
+    group: &[String],
     title: &str,
     y_label: &str,
 ) -> anyhow::Result<LinePlot> {

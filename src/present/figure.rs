@@ -12,8 +12,8 @@ use crate::pipeline::metrics::Better;
 use crate::present::charts;
 use crate::present::compare::{Pairing, rank};
 use crate::present::plot::{
-    BoardPicture, BoxPlot, Figure, Heatmap, Histogram, IntervalPlot, IntervalRow, LinePlot,
-    StyleBook,
+    BoardPicture, BoxPlot, Facets, Figure, Heatmap, Histogram, IntervalPlot, IntervalRow, LinePlot,
+    Print,
 };
 use crate::present::view::{Filter, summarize};
 use crate::present::words::Words;
@@ -116,8 +116,14 @@ pub struct FigureSpec {
     pub kind: FigureKind,
     pub x: Option<String>,
     pub metric: String,
-    /// The grouping columns (one today: a line, box or series per value).
+    /// The grouping columns: a line, box or series per group of their values.
     pub group: Vec<String>,
+    /// Small multiples: one panel per value of this column, on shared axes.
+    pub facet: Option<String>,
+    /// The printed width and height (cm) and tick label size (pt), where given.
+    pub width: Option<f64>,
+    pub height: Option<f64>,
+    pub font_size: Option<f64>,
     pub title: String,
     pub x_label: Option<String>,
     pub y_label: Option<String>,
@@ -145,6 +151,10 @@ impl FigureSpec {
             x: None,
             metric: metric.to_string(),
             group: Vec::new(),
+            facet: None,
+            width: None,
+            height: None,
+            font_size: None,
             title: String::new(),
             x_label: None,
             y_label: None,
@@ -158,9 +168,26 @@ impl FigureSpec {
         }
     }
 
-    /// The one grouping column, if any.
-    fn group_one(&self) -> Option<&str> {
-        self.group.first().map(String::as_str)
+    /// The grouping columns in words, joined: a legend's heading, an axis title.
+    fn group_words(&self) -> Option<String> {
+        let words: Vec<String> = self.group.iter().map(|g| self.words.of(g)).collect();
+        (!words.is_empty()).then(|| words.join(", "))
+    }
+
+    /// The printed size of the figure drawn with `panels` panels: the study's width,
+    /// height and font size, else the defaults ([`Print::default`]), small multiples
+    /// 6.5 cm higher for each row of panels past the first.
+    pub fn print(&self, panels: usize) -> Print {
+        let d = Print::default();
+        let rows = crate::present::plot::grid(panels.max(1)).0;
+        let rows = if self.facet.is_some() { rows } else { 1 };
+        Print {
+            width_cm: self.width.unwrap_or(d.width_cm),
+            height_cm: self
+                .height
+                .unwrap_or(d.height_cm + 6.5 * (rows as f64 - 1.0)),
+            font_pt: self.font_size.unwrap_or(d.font_pt),
+        }
     }
 
     /// The columns the figure reads, for checking before anything runs. Anytime figures
@@ -172,6 +199,7 @@ impl FigureSpec {
         }
         cols.extend(self.x.as_deref());
         cols.extend(self.group.iter().map(String::as_str));
+        cols.extend(self.facet.as_deref());
         if let Some(r) = &self.runtime {
             cols.extend(r.per.as_deref());
             cols.extend(r.problem.as_deref());
@@ -199,11 +227,10 @@ impl FigureSpec {
         let mut title = match self.kind {
             FigureKind::Line => format!("Median {m} against {x}{}", by(", by ")),
             FigureKind::Box => {
-                let x = self
-                    .x
-                    .as_deref()
-                    .or(self.group_one())
-                    .map_or(x, |c| w.of(c));
+                let x = match &self.x {
+                    Some(c) => w.of(c),
+                    None => self.group_words().unwrap_or(x),
+                };
                 format!("Distribution of {m} by {x}")
             }
             FigureKind::Heatmap => format!("Median {m} over {x}{}", by(" × ")),
@@ -221,6 +248,9 @@ impl FigureSpec {
                 format!("Runtime distribution: {words}")
             }
         };
+        if let Some(f) = &self.facet {
+            title.push_str(&format!(", per {}", w.of(f)));
+        }
         if !filter.is_empty() {
             title.push_str(&format!(" ({filter})"));
         }
@@ -239,7 +269,13 @@ impl FigureSpec {
             FigureKind::Box | FigureKind::Interval if self.x.is_none() && self.group.is_empty() => {
                 Err("this figure needs x or group (its categories)".into())
             }
-            _ if self.group.len() > 1 => Err("a figure groups by one column".into()),
+            FigureKind::Heatmap if self.facet.is_some() => Err(
+                "facet does not apply to a heatmap (its rows and columns already show two columns): draw one heatmap per value with where".into(),
+            ),
+            _ if self.facet.as_ref().is_some_and(|f| self.group.contains(f)) => Err(format!(
+                "facet = {:?} is also a group column: a panel per value shows one group each",
+                self.facet.as_deref().unwrap_or_default()
+            )),
             FigureKind::Ecdf if self.runtime.is_none() => {
                 Err("a runtime distribution needs targets".into())
             }
@@ -280,6 +316,18 @@ pub enum AnyFigure {
     Histogram(Histogram),
     Interval(IntervalPlot),
     Board(BoardPicture),
+    /// Small multiples: panels of one kind with one legend.
+    Facets(Facets<AnyFigure>),
+}
+
+impl AnyFigure {
+    /// How many panels the figure has (one unless small multiples).
+    pub fn panels(&self) -> usize {
+        match self {
+            AnyFigure::Facets(f) => f.panels.len(),
+            _ => 1,
+        }
+    }
 }
 
 impl Figure for AnyFigure {
@@ -294,6 +342,7 @@ impl Figure for AnyFigure {
             AnyFigure::Histogram(f) => f.draw(root),
             AnyFigure::Interval(f) => f.draw(root),
             AnyFigure::Board(f) => f.draw(root),
+            AnyFigure::Facets(f) => f.draw(root),
         }
     }
 
@@ -305,6 +354,7 @@ impl Figure for AnyFigure {
             AnyFigure::Histogram(f) => f.size(),
             AnyFigure::Interval(f) => f.size(),
             AnyFigure::Board(f) => f.size(),
+            AnyFigure::Facets(f) => f.size(),
         }
     }
 }
@@ -324,7 +374,8 @@ fn fill_missing(df: &DataFrame, metric: &str, missing: Option<f64>) -> anyhow::R
 }
 
 /// Computes the figure from `rows` (the results table, or the anytime table for
-/// anytime figures), already filtered.
+/// anytime figures), already filtered: one figure, whatever `facet` says (small
+/// multiples are [`crate::present::facets::build`]'s).
 pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
     let df = match (spec.kind, spec.words.objective) {
         (FigureKind::Anytime, Some(o)) => shown_objective(rows, o.shown)?,
@@ -341,33 +392,34 @@ pub fn build(spec: &FigureSpec, rows: &DataFrame) -> anyhow::Result<AnyFigure> {
             &df,
             &need(&spec.x, "x")?,
             &spec.metric,
-            spec.group_one(),
+            &spec.group,
             title,
             spec.log_x,
             spec.log_y,
         )?),
         FigureKind::Box => {
-            let x = spec
-                .x
-                .clone()
-                .or_else(|| spec.group_one().map(String::from));
-            AnyFigure::Box(charts::boxes(&df, &need(&x, "x")?, &spec.metric, title)?)
+            let by = match &spec.x {
+                Some(x) => vec![x.clone()],
+                None => spec.group.clone(),
+            };
+            anyhow::ensure!(!by.is_empty(), "this figure needs x or group");
+            AnyFigure::Box(charts::boxes(&df, &by, &spec.metric, title)?)
         }
-        FigureKind::Heatmap => AnyFigure::Heatmap(charts::heatmap(
-            &df,
-            &need(&spec.x, "x")?,
-            &need(&spec.group_one().map(String::from), "group")?,
-            &spec.metric,
-            title,
-        )?),
-        FigureKind::Histogram => AnyFigure::Histogram(charts::histogram(
-            &df,
-            &spec.metric,
-            spec.group_one(),
-            title,
-        )?),
+        FigureKind::Heatmap => {
+            anyhow::ensure!(!spec.group.is_empty(), "this figure needs group");
+            AnyFigure::Heatmap(charts::heatmap(
+                &df,
+                &need(&spec.x, "x")?,
+                &spec.group,
+                &spec.metric,
+                title,
+            )?)
+        }
+        FigureKind::Histogram => {
+            AnyFigure::Histogram(charts::histogram(&df, &spec.metric, &spec.group, title)?)
+        }
         FigureKind::Anytime => {
-            AnyFigure::Line(charts::anytime(&df, spec.group_one(), title, &spec.metric)?)
+            AnyFigure::Line(charts::anytime(&df, &spec.group, title, &spec.metric)?)
         }
         FigureKind::Interval => AnyFigure::Interval(ranking(spec, &df, title)?),
         FigureKind::Ecdf => AnyFigure::Line(runtime_distribution(spec, &df, title)?),
@@ -402,22 +454,6 @@ fn changes_in_steps(spec: &FigureSpec, df: &DataFrame) -> anyhow::Result<bool> {
     }
     let values = crate::pipeline::table::floats(df, &spec.metric)?;
     Ok(values.iter().flatten().all(|v| v.fract() == 0.0))
-}
-
-/// Gives each series of a figure its style from the report's book, so a group's value
-/// looks the same in every figure.
-pub fn apply_styles(fig: &mut AnyFigure, book: &StyleBook) {
-    match fig {
-        AnyFigure::Line(f) => {
-            let names: Vec<&str> = f.series.iter().map(|s| s.name.as_str()).collect();
-            f.styles = book.styles_for(&names);
-        }
-        AnyFigure::Histogram(f) => {
-            let names: Vec<&str> = f.series.iter().map(|s| s.0.as_str()).collect();
-            f.styles = book.styles_for(&names);
-        }
-        _ => {}
-    }
 }
 
 /// The runtime distribution of the spec's targets, a line per group.
@@ -502,6 +538,7 @@ fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<Int
         ),
         rows,
         test: format!("vs best: {}, Holm 5%", pairing.test_name()),
+        ..IntervalPlot::default()
     })
 }
 
@@ -509,16 +546,12 @@ fn ranking(spec: &FigureSpec, df: &DataFrame, title: &str) -> anyhow::Result<Int
 /// shown (the anytime figure's from the domain's reading of its table).
 fn relabel(fig: &mut AnyFigure, spec: &FigureSpec) {
     let w = &spec.words;
-    let x_col = spec
-        .x
-        .clone()
-        .or_else(|| spec.group_one().map(String::from));
-    let x = spec
-        .x_label
-        .clone()
-        .or_else(|| x_col.as_deref().map(|c| w.of(c)));
+    let x = spec.x_label.clone().or_else(|| match &spec.x {
+        Some(c) => Some(w.of(c)),
+        None => spec.group_words(),
+    });
     let y = spec.y_label.clone().unwrap_or_else(|| w.of(&spec.metric));
-    let legend = spec.group_one().map(|g| w.of(g));
+    let legend = spec.group_words();
     match fig {
         AnyFigure::Line(f) if spec.kind == FigureKind::Anytime => {
             f.x_label = spec
@@ -555,9 +588,7 @@ fn relabel(fig: &mut AnyFigure, spec: &FigureSpec) {
         }
         AnyFigure::Heatmap(f) => {
             f.x_label = x.unwrap_or(std::mem::take(&mut f.x_label));
-            f.y_label = spec
-                .group_one()
-                .map_or(std::mem::take(&mut f.y_label), |g| w.of(g));
+            f.y_label = spec.group_words().unwrap_or(std::mem::take(&mut f.y_label));
             f.value_label = format!("median {}", w.of(&spec.metric));
         }
         AnyFigure::Histogram(f) => {
@@ -569,7 +600,7 @@ fn relabel(fig: &mut AnyFigure, spec: &FigureSpec) {
                 f.x_label = format!("{x} (median, IQR, 95% bootstrap interval of the median)");
             }
         }
-        AnyFigure::Board(_) => {}
+        AnyFigure::Board(_) | AnyFigure::Facets(_) => {}
     }
 }
 

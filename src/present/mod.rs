@@ -3,12 +3,13 @@
 //! views (runtime distributions, fixed budgets: [`anytime`]), named facts and answer
 //! templates ([`facts`]), numbers and tables formatted the report's one way ([`mod@format`]),
 //! an experiment's own summaries and plots ([`outputs`]), figure
-//! specs ([`figure`]) computed from tables ([`charts`], [`runtime`]) and the figure types
+//! specs ([`figure`]), small multiples of them ([`facets`]), computed from tables ([`charts`], [`runtime`]) and the figure types
 //! drawn with plotters ([`plot`]), titled in the declarations' words ([`words`]). Plotters types never leave this folder.
 
 pub mod anytime;
 pub mod charts;
 pub mod compare;
+pub mod facets;
 pub mod facts;
 pub mod figure;
 pub mod format;

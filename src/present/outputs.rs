@@ -96,7 +96,8 @@ pub fn write(
         check_columns(&rows, &spec.columns())
             .map_err(|e| crate::user_error!("{}: plot {:?}: {e}", at(p.line), p.name))?;
         let fig = crate::present::figure::build(&spec, &rows)?;
-        crate::present::plot::save(&fig, &dir.join(&p.name))?;
+        let print = spec.print(fig.panels());
+        crate::present::plot::save_printed(&fig, &dir.join(&p.name), Some(&print))?;
     }
     Ok(())
 }

@@ -32,8 +32,7 @@ pub fn ecdf_plot(all: &[Hits], by: &[String], title: &str, x_label: &str) -> Lin
         categories: None,
         y_range: Some((0.0, 1.0)),
         legend_title: Some(by.join(", ")),
-        styles: Vec::new(),
-        steps: false,
+        ..LinePlot::default()
     }
 }
 

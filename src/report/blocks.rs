@@ -8,7 +8,7 @@ use crate::pipeline::config::Config;
 use crate::pipeline::metrics::{Better, MetricSpec};
 use crate::present::facts::{Fact, FactInput, Facts, fill};
 use crate::present::figure::{AnyFigure, FigureKind, filter_words};
-use crate::present::plot::save;
+use crate::present::plot::{Print, save_printed};
 use crate::present::view::{Filter, concat};
 use crate::study::block::{Block, Kind};
 use polars::prelude::DataFrame;
@@ -236,10 +236,11 @@ impl Renderer<'_> {
         if spec.title.trim().is_empty() {
             spec.title = spec.derived_title(&filter_words(&sel.filter));
         }
-        let mut fig = crate::present::figure::build(&spec, rows)?;
-        crate::present::figure::apply_styles(&mut fig, self.styles);
+        let mut fig = crate::present::facets::build(&spec, rows)?;
+        crate::present::facets::apply_styles(&mut fig, self.styles);
         let caption = self.caption(b, &spec.title, facts)?;
-        Ok(self.figure(&fig, &sel.name, &caption)? + &note)
+        let print = spec.print(fig.panels());
+        Ok(self.figure_printed(&fig, &sel.name, &caption, Some(&print))? + &note)
     }
 
     /// A block's caption: its template filled, else its title.
@@ -326,7 +327,18 @@ impl Renderer<'_> {
         name: &str,
         caption: &str,
     ) -> anyhow::Result<String> {
-        save(fig, &self.figures.join(name))?;
+        self.figure_printed(fig, name, caption, None)
+    }
+
+    /// [`Self::figure`] drawn for its printed size (see [`Print`]), where given.
+    pub(super) fn figure_printed(
+        &self,
+        fig: &AnyFigure,
+        name: &str,
+        caption: &str,
+        print: Option<&Print>,
+    ) -> anyhow::Result<String> {
+        save_printed(fig, &self.figures.join(name), print)?;
         let link = &self.link;
         Ok(format!(
             "![{caption}]({link}/{name}.png)\n\n*Figure: {caption}* ([SVG]({link}/{name}.svg), [PDF]({link}/{name}.pdf))\n"

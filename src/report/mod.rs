@@ -218,6 +218,9 @@ pub fn render(
     }
     md.push('\n');
     let styles = crate::present::plot::StyleBook::default();
+    for (name, style) in studies.iter().flat_map(|s| &s.styles) {
+        styles.declare(name, *style);
+    }
     for s in studies {
         let renderer = Renderer {
             tables,
@@ -298,6 +301,9 @@ pub fn short_document(
 ) -> anyhow::Result<String> {
     let base = config_facts(tables);
     let styles = crate::present::plot::StyleBook::default();
+    for (name, style) in &study.styles {
+        styles.declare(name, *style);
+    }
     let renderer = Renderer {
         tables,
         functions,

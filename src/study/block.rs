@@ -113,13 +113,42 @@ pub struct Frame {
     pub x_label: Option<String>,
     #[serde(default)]
     pub y_label: Option<String>,
+    /// Small multiples: one panel per value of this column, on shared axes.
+    #[serde(default)]
+    pub facet: Option<String>,
+    /// The printed width and height in centimetres, and the tick labels' size in points.
+    #[serde(default)]
+    pub width: Option<f64>,
+    #[serde(default)]
+    pub height: Option<f64>,
+    #[serde(default)]
+    pub font_size: Option<f64>,
+}
+
+impl Frame {
+    /// Whether any key of the frame is set.
+    pub fn is_set(&self) -> bool {
+        self.x_label.is_some()
+            || self.y_label.is_some()
+            || self.facet.is_some()
+            || self.width.is_some()
+            || self.height.is_some()
+            || self.font_size.is_some()
+    }
 }
 
 /// The keys of [`Read`], [`Look`] and [`Frame`], taken out of a block's table before
 /// its kind's own keys are read.
 const READ_KEYS: [&str; 4] = ["experiment", "source", "where", "name"];
 const LOOK_KEYS: [&str; 3] = ["title", "caption", "headers"];
-const FRAME_KEYS: [&str; 2] = ["x_label", "y_label"];
+const FRAME_KEYS: [&str; 6] = [
+    "x_label",
+    "y_label",
+    "facet",
+    "width",
+    "height",
+    "font_size",
+];
 
 /// Targets of a runtime view: absolute values, or fractions of a domain's reference
 /// value per problem.
@@ -464,6 +493,7 @@ impl Block {
     pub fn columns(&self) -> Vec<String> {
         let mut c: Vec<String> = self.read.filter.keys().cloned().collect();
         c.extend(self.group_list());
+        c.extend(self.frame.facet.clone());
         c.extend(self.metric().map(String::from));
         let mut add = |cols: &[&Option<String>]| c.extend(cols.iter().filter_map(|x| (*x).clone()));
         match &self.kind {
@@ -533,6 +563,10 @@ impl Block {
         let metric = self.metric().unwrap_or("best_so_far");
         let base = |kind| FigureSpec {
             group: self.group_list(),
+            facet: self.frame.facet.clone(),
+            width: self.frame.width,
+            height: self.frame.height,
+            font_size: self.frame.font_size,
             x_label: self.frame.x_label.clone(),
             y_label: self.frame.y_label.clone(),
             better: self.better(),

@@ -18,6 +18,7 @@ pub(super) fn check_block(b: &Block, known: &Known, prefixes: &Prefixes) -> Resu
         // The direction is checked with the plans (a metric may declare it).
         spec.better = Some(spec.better.unwrap_or(Better::Higher));
         spec.check()?;
+        spec.print(1).check()?;
     }
     check_required(b)?;
     check_look(b)?;
@@ -177,8 +178,11 @@ fn check_look(b: &Block) -> Result<(), String> {
     if !table && !b.look.headers.is_empty() {
         return refuse("headers", "tables have them");
     }
-    if !figure && (b.frame.x_label.is_some() || b.frame.y_label.is_some()) {
-        return refuse("x_label or y_label", "figures have them");
+    if !figure && b.frame.is_set() {
+        return refuse(
+            "x_label, y_label, facet, width, height or font_size",
+            "figures have them",
+        );
     }
     if table && !b.shown() && (b.look.title.is_some() || b.look.caption.is_some()) {
         return refuse("title or caption", "show = false shows nothing");

@@ -61,6 +61,19 @@ struct RawStudy {
     intro: Option<Spanned<String>>,
     #[serde(default)]
     question: Vec<RawQuestion>,
+    #[serde(default)]
+    styles: BTreeMap<String, Spanned<RawStyle>>,
+}
+
+/// A declared series style: a palette colour by name or `#rrggbb`, a dash and a marker.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStyle {
+    colour: String,
+    #[serde(default)]
+    dash: Option<String>,
+    #[serde(default)]
+    marker: Option<String>,
 }
 
 fn yes() -> bool {
@@ -92,6 +105,8 @@ pub struct Study {
     /// The line of the intro (0 without one).
     pub intro_line: usize,
     pub questions: Vec<Question>,
+    /// The series styles the study declares, by group value or legend entry.
+    pub styles: Vec<(String, crate::present::plot::SeriesStyle)>,
 }
 
 impl Study {
@@ -181,6 +196,7 @@ pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Res
         }
         None => (String::new(), 0),
     };
+    let styles = declared_styles(&raw.styles, &at)?;
     let mut names = BTreeMap::new();
     let mut questions = Vec::new();
     for q in raw.question {
@@ -195,7 +211,34 @@ pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Res
         intro,
         intro_line,
         questions,
+        styles,
     })
+}
+
+/// The study's `styles`, each checked; two that look alike (the same colour and dash)
+/// are refused, as a figure showing both could not tell them apart.
+fn declared_styles(
+    raw: &BTreeMap<String, Spanned<RawStyle>>,
+    at: &dyn Fn(std::ops::Range<usize>) -> String,
+) -> anyhow::Result<Vec<(String, crate::present::plot::SeriesStyle)>> {
+    let mut out: Vec<(String, crate::present::plot::SeriesStyle)> = Vec::new();
+    for (name, spanned) in raw {
+        let r = spanned.get_ref();
+        let style = crate::present::plot::SeriesStyle::from_words(
+            &r.colour,
+            r.dash.as_deref(),
+            r.marker.as_deref(),
+        )
+        .map_err(|e| crate::user_error!("{}: styles.{name}: {e}", at(spanned.span())))?;
+        if let Some((other, _)) = out.iter().find(|(_, s)| s.looks_like(&style)) {
+            crate::user_bail!(
+                "{}: styles.{name} has the colour and dash of styles.{other}: give one another colour or dash",
+                at(spanned.span())
+            );
+        }
+        out.push((name.clone(), style));
+    }
+    Ok(out)
 }
 
 /// One question, checked: its intro, its blocks in order (each adding its facts), and

@@ -4,7 +4,7 @@
 //! says so.
 
 use super::axis::{CategoryLabels, TickAxis, span, ticks};
-use super::style::{PALETTE, style};
+use super::style::{PALETTE, frame, style, x_area};
 use super::{Figure, err};
 use crate::stats::Summary;
 use plotters::coord::Shift;
@@ -17,6 +17,8 @@ pub struct BoxPlot {
     pub x_label: String,
     pub y_label: String,
     pub groups: Vec<(String, Vec<f64>)>,
+    /// A fixed y range (shared by small multiples), instead of one fitted to the data.
+    pub y_range: Option<(f64, f64)>,
 }
 
 /// The whisker ends: the most extreme values within 1.5 IQR of the box.
@@ -55,6 +57,11 @@ fn mean_interval(xs: &[f64]) -> (f64, f64) {
 }
 
 impl BoxPlot {
+    /// The y range fitted to every value.
+    pub fn y_span(&self) -> (f64, f64) {
+        span(self.groups.iter().flat_map(|g| g.1.iter().copied()), false)
+    }
+
     /// The key's words, when some group is drawn as a point.
     fn note(&self) -> Option<&'static str> {
         self.groups
@@ -69,15 +76,20 @@ impl Figure for BoxPlot {
     where
         DB::ErrorType: 'static,
     {
-        let ys = span(self.groups.iter().flat_map(|g| g.1.iter().copied()), false);
+        let ys = self.y_range.unwrap_or_else(|| self.y_span());
         let labels: Vec<String> = self.groups.iter().map(|g| g.0.clone()).collect();
         let axis_px = f64::from(root.dim_in_pixel().0) - 2.0 * 12.0 - 72.0;
-        let fitted = CategoryLabels::fit(&labels, axis_px, 13);
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, style(22))
-            .margin(12)
-            .x_label_area_size(fitted.area(48))
-            .y_label_area_size(72)
+        let fitted = CategoryLabels::fit(&labels, axis_px, 14);
+        let mut builder = ChartBuilder::on(root);
+        frame(
+            &mut builder,
+            (&self.title, root.dim_in_pixel().0),
+            &self.x_label,
+            &self.y_label,
+            72,
+        );
+        builder.x_label_area_size(fitted.area(x_area(&self.x_label)));
+        let mut chart = builder
             .build_cartesian_2d(TickAxis::categories(&labels), ys.0..ys.1)
             .map_err(err)?;
         chart
@@ -86,7 +98,7 @@ impl Figure for BoxPlot {
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .y_label_formatter(&ticks(ys.0, ys.1, false, 10))
-            .label_style(style(13))
+            .label_style(style(14))
             .axis_desc_style(style(16))
             .bold_line_style(BLACK.mix(0.08))
             .light_line_style(WHITE.mix(0.0))
@@ -99,7 +111,7 @@ impl Figure for BoxPlot {
             root.draw(&Text::new(
                 note,
                 (w as i32 - 12, 40),
-                style(13).pos(plotters::style::text_anchor::Pos::new(
+                style(14).pos(plotters::style::text_anchor::Pos::new(
                     plotters::style::text_anchor::HPos::Right,
                     plotters::style::text_anchor::VPos::Top,
                 )),

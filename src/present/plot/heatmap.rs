@@ -3,7 +3,7 @@
 //! bar saying which colour is which value.
 
 use super::axis::{CategoryLabels, TickAxis, number, ticks};
-use super::style::{centred, ink_on, ramp, style};
+use super::style::{centred, ink_on, ramp, style, title_size};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -74,7 +74,7 @@ impl Heatmap {
             .y_labels(6)
             .y_label_formatter(&ticks(lo, hi, false, 6))
             .y_desc(&self.value_label)
-            .label_style(style(13))
+            .label_style(style(14))
             .axis_desc_style(style(14))
             .draw()
             .map_err(err)?;
@@ -111,9 +111,12 @@ impl Figure for Heatmap {
         let total = root.dim_in_pixel().0;
         let (plot, strip) = root.split_horizontally(total.saturating_sub(BAR_STRIP));
         let axis_px = f64::from(plot.dim_in_pixel().0) - 2.0 * 12.0 - 80.0;
-        let fitted = CategoryLabels::fit(&self.x_ticks, axis_px, 13);
+        let fitted = CategoryLabels::fit(&self.x_ticks, axis_px, 14);
         let mut chart = ChartBuilder::on(&plot)
-            .caption(&self.title, style(22))
+            .caption(
+                &self.title,
+                style(title_size(&self.title, plot.dim_in_pixel().0)),
+            )
             .margin(12)
             .x_label_area_size(fitted.area(48))
             .y_label_area_size(80)
@@ -128,7 +131,7 @@ impl Figure for Heatmap {
             .x_label_formatter(&|_| String::new())
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
-            .label_style(style(13))
+            .label_style(style(14))
             .axis_desc_style(style(16))
             .draw()
             .map_err(err)?;
@@ -145,7 +148,7 @@ impl Figure for Heatmap {
                     .map_err(err)?;
                 if let Some(v) = v {
                     let ink = ink_on(fill);
-                    let text = centred(12).color(&ink);
+                    let text = centred(14).color(&ink);
                     chart
                         .draw_series(std::iter::once(Text::new(cell_label(*v), (x, y), text)))
                         .map_err(err)?;

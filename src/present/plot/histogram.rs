@@ -4,7 +4,7 @@
 
 use super::axis::{span, ticks};
 use super::legend::{self, Swatch};
-use super::style::{in_order, style};
+use super::style::{frame, in_order, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -24,6 +24,13 @@ pub struct Histogram {
     pub legend_title: Option<String>,
     /// Each series' style (see [`super::StyleBook`]); empty: the first styles in order.
     pub styles: Vec<super::SeriesStyle>,
+    /// The values' range the bins cover, instead of the series' own (small multiples
+    /// share their bins).
+    pub value_range: Option<(f64, f64)>,
+    /// The count axis's top, instead of the tallest bar's (shared by small multiples).
+    pub count_max: Option<usize>,
+    /// Leave the legend out (small multiples share one).
+    pub hide_legend: bool,
 }
 
 impl Histogram {
@@ -34,7 +41,15 @@ impl Histogram {
         } else {
             1.0
         };
-        let values = || self.series.iter().flat_map(|s| s.1.iter().copied());
+        let all: Vec<f64> = match self.value_range {
+            Some((a, b)) => vec![a, b],
+            None => self
+                .series
+                .iter()
+                .flat_map(|s| s.1.iter().copied())
+                .collect(),
+        };
+        let values = || all.iter().copied();
         let (lo, hi) = match self.integers {
             // The bins hold the values exactly: no margin, half a bin either side.
             true => {
@@ -71,6 +86,31 @@ impl Histogram {
             .collect();
         (first, w, counts)
     }
+
+    /// The tallest bar's count.
+    pub fn tallest(&self) -> usize {
+        self.bins().2.iter().flatten().copied().max().unwrap_or(0)
+    }
+
+    fn styles_or_default(&self) -> Vec<super::SeriesStyle> {
+        match self.styles.len() == self.series.len() {
+            true => self.styles.clone(),
+            false => in_order(self.series.len()),
+        }
+    }
+
+    /// The legend's entries: each series' name and style as a patch (none for one
+    /// series).
+    pub fn legend_entries(&self) -> Vec<(String, super::SeriesStyle, Swatch)> {
+        if self.series.len() < 2 && self.series.iter().all(|s| s.0.is_empty()) {
+            return Vec::new();
+        }
+        self.series
+            .iter()
+            .zip(self.styles_or_default())
+            .map(|(s, st)| (s.0.clone(), st, Swatch::Patch))
+            .collect()
+    }
 }
 
 impl Figure for Histogram {
@@ -80,22 +120,24 @@ impl Figure for Histogram {
     {
         let (first, w, counts) = self.bins();
         let nbins = counts.first().map_or(1, Vec::len);
-        let top = counts.iter().flatten().copied().max().unwrap_or(1) as f64 * 1.1;
-        let styles = match self.styles.len() == self.series.len() {
-            true => self.styles.clone(),
-            false => in_order(self.series.len()),
+        let tallest = counts.iter().flatten().copied().max().unwrap_or(1);
+        let top = self.count_max.unwrap_or(tallest).max(tallest) as f64 * 1.1;
+        let styles = self.styles_or_default();
+        let entries = match self.hide_legend || self.series.len() < 2 {
+            true => Vec::new(),
+            false => self.legend_entries(),
         };
-        let shown: Vec<String> = if self.series.len() > 1 {
-            self.series.iter().map(|s| s.0.clone()).collect()
-        } else {
-            Vec::new()
-        };
+        let shown: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
         let (plot, strip) = legend::split(root, &shown, self.legend_title.as_deref());
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(&self.title, style(22))
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(72)
+        let mut builder = ChartBuilder::on(&plot);
+        frame(
+            &mut builder,
+            (&self.title, plot.dim_in_pixel().0),
+            &self.x_label,
+            "runs",
+            72,
+        );
+        let mut chart = builder
             .build_cartesian_2d(first..(first + nbins as f64 * w), 0f64..top.max(1.0))
             .map_err(err)?;
         let x_end = first + nbins as f64 * w;
@@ -123,11 +165,6 @@ impl Figure for Histogram {
             chart.draw_series(bars).map_err(err)?;
         }
         if let Some(strip) = strip {
-            let entries: Vec<_> = shown
-                .into_iter()
-                .zip(&styles)
-                .map(|(n, s)| (n, *s, Swatch::Patch))
-                .collect();
             legend::draw(&strip, self.legend_title.as_deref(), &entries)?;
         }
         Ok(())

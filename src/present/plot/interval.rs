@@ -6,7 +6,7 @@
 
 use super::axis::{TickAxis, ticks};
 use super::legend::{self, Swatch};
-use super::style::{PALETTE, SeriesStyle, series_style, style};
+use super::style::{PALETTE, SeriesStyle, frame, series_style, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -33,6 +33,10 @@ pub struct IntervalPlot {
     pub rows: Vec<IntervalRow>,
     /// How "not significantly worse than the best" was decided: the key's heading.
     pub test: String,
+    /// A fixed x range (shared by small multiples), instead of one fitted to the rows.
+    pub x_limits: Option<(f64, f64)>,
+    /// Leave the key out (small multiples share one).
+    pub hide_key: bool,
 }
 
 impl IntervalPlot {
@@ -53,7 +57,8 @@ impl IntervalPlot {
         (lo - m, hi + m)
     }
 
-    fn key(&self) -> Vec<(String, SeriesStyle, Swatch)> {
+    /// The key: what the marks mean.
+    pub fn key(&self) -> Vec<(String, SeriesStyle, Swatch)> {
         let base = series_style(0);
         let hollow = SeriesStyle {
             colour: RGBColor(150, 150, 150),
@@ -74,24 +79,32 @@ impl Figure for IntervalPlot {
     where
         DB::ErrorType: 'static,
     {
-        let key = self.key();
+        let key = match self.hide_key {
+            true => Vec::new(),
+            false => self.key(),
+        };
         let names: Vec<String> = key.iter().map(|k| k.0.clone()).collect();
         let (plot, strip) = legend::split(root, &names, Some(&self.test));
-        let xs = self.x_range();
+        let xs = self.x_limits.unwrap_or_else(|| self.x_range());
         let labels: Vec<String> = self.rows.iter().rev().map(|r| r.label.clone()).collect();
         let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(&self.title, style(22))
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size((longest as u32 * 8 + 16).clamp(60, 300))
+        let mut builder = ChartBuilder::on(&plot);
+        let y_area = (longest as u32 * 8 + 16).clamp(60, 300);
+        frame(
+            &mut builder,
+            (&self.title, plot.dim_in_pixel().0),
+            &self.x_label,
+            "groups",
+            y_area,
+        );
+        let mut chart = builder
             .build_cartesian_2d(xs.0..xs.1, TickAxis::categories(&labels))
             .map_err(err)?;
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
             .x_label_formatter(&ticks(xs.0, xs.1, false, 10))
-            .label_style(style(13))
+            .label_style(style(14))
             .axis_desc_style(style(16))
             .bold_line_style(BLACK.mix(0.08))
             .light_line_style(WHITE.mix(0.0))

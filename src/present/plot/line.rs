@@ -6,7 +6,7 @@
 
 use super::axis::{CategoryLabels, TickAxis, span, ticks};
 use super::legend::{self, Swatch};
-use super::style::{SeriesStyle, in_order, style};
+use super::style::{SeriesStyle, frame, in_order, style, x_area};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
@@ -30,8 +30,13 @@ pub struct LinePlot {
     pub log_y: bool,
     /// Categorical x: the labels in order; a point's x is its label's index.
     pub categories: Option<Vec<String>>,
-    /// A fixed y range (a fraction's 0 to 1), instead of one fitted to the data.
+    /// A fixed y range (a fraction's 0 to 1, or one shared by small multiples),
+    /// instead of one fitted to the data.
     pub y_range: Option<(f64, f64)>,
+    /// A fixed x range (shared by small multiples).
+    pub x_range: Option<(f64, f64)>,
+    /// Leave the legend out (small multiples share one).
+    pub hide_legend: bool,
     /// What the series' names are values of (the legend's heading).
     pub legend_title: Option<String>,
     /// Each series' style (see [`super::StyleBook`]); empty: the first styles in order.
@@ -54,13 +59,15 @@ pub fn stepped<T: Copy>(points: &[(f64, T)]) -> Vec<(f64, T)> {
 }
 
 macro_rules! chart_axes {
-    ($area:expr, $title:expr, $x:expr, $y:expr, $log_x:expr, $log_y:expr, |$chart:ident| $body:block) => {{
+    ($area:expr, $plot:expr, $x:expr, $y:expr, $log_x:expr, $log_y:expr, |$chart:ident| $body:block) => {{
         let mut builder = ChartBuilder::on($area);
-        builder
-            .caption($title, style(22))
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(72);
+        frame(
+            &mut builder,
+            (&$plot.title, $area.dim_in_pixel().0),
+            &$plot.x_label,
+            &$plot.y_label,
+            72,
+        );
         match ($log_x, $log_y) {
             (false, false) => {
                 let mut $chart = builder
@@ -91,7 +98,42 @@ macro_rules! chart_axes {
 }
 
 impl LinePlot {
-    fn y_span(&self) -> (f64, f64) {
+    /// The x range drawn: the fixed one, else fitted to the points.
+    pub fn x_span(&self) -> (f64, f64) {
+        self.x_range.unwrap_or_else(|| {
+            span(
+                self.series
+                    .iter()
+                    .flat_map(|s| s.points.iter().map(|p| p.0)),
+                self.log_x,
+            )
+        })
+    }
+
+    /// The legend's entries: each series' name, style and swatch (none for one
+    /// unnamed series).
+    pub fn legend_entries(&self) -> Vec<(String, SeriesStyle, Swatch)> {
+        let swatch = match (self.categories.is_some(), self.marked()) {
+            (true, _) => Swatch::Marker,
+            (false, true) => Swatch::Line,
+            (false, false) => Swatch::Rule,
+        };
+        self.legend_names()
+            .into_iter()
+            .zip(self.styles_or_default())
+            .map(|(n, s)| (n, s, swatch))
+            .collect()
+    }
+
+    fn styles_or_default(&self) -> Vec<SeriesStyle> {
+        match self.styles.len() == self.series.len() {
+            true => self.styles.clone(),
+            false => in_order(self.series.len()),
+        }
+    }
+
+    /// The y range drawn: the fixed one, else fitted to the points and bands.
+    pub fn y_span(&self) -> (f64, f64) {
         self.y_range.unwrap_or_else(|| {
             span(
                 self.series
@@ -141,19 +183,14 @@ impl LinePlot {
     where
         DB::ErrorType: 'static,
     {
-        let xs = span(
-            self.series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.0)),
-            self.log_x,
-        );
+        let xs = self.x_span();
         let ys = self.y_span();
         let x_ticks = self.x_tick_count(xs);
         let (fx, fy) = (
             ticks(xs.0, xs.1, self.log_x, x_ticks),
             ticks(ys.0, ys.1, self.log_y, 10),
         );
-        chart_axes!(area, &self.title, xs, ys, self.log_x, self.log_y, |chart| {
+        chart_axes!(area, self, xs, ys, self.log_x, self.log_y, |chart| {
             chart
                 .configure_mesh()
                 .x_desc(&self.x_label)
@@ -207,11 +244,14 @@ impl LinePlot {
         let axis_px = f64::from(area.dim_in_pixel().0) - 2.0 * 12.0 - 72.0;
         let fitted = CategoryLabels::fit(labels, axis_px, 14);
         let mut builder = ChartBuilder::on(area);
-        builder
-            .caption(&self.title, style(22))
-            .margin(12)
-            .x_label_area_size(fitted.area(48))
-            .y_label_area_size(72);
+        frame(
+            &mut builder,
+            (&self.title, area.dim_in_pixel().0),
+            &self.x_label,
+            &self.y_label,
+            72,
+        );
+        builder.x_label_area_size(fitted.area(x_area(&self.x_label)));
         let x = TickAxis::categories(labels);
         if self.log_y {
             let chart = builder
@@ -274,27 +314,18 @@ impl Figure for LinePlot {
     where
         DB::ErrorType: 'static,
     {
-        let styles = match self.styles.len() == self.series.len() {
-            true => self.styles.clone(),
-            false => in_order(self.series.len()),
+        let styles = self.styles_or_default();
+        let entries = match self.hide_legend {
+            true => Vec::new(),
+            false => self.legend_entries(),
         };
-        let shown = self.legend_names();
+        let shown: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
         let (plot, strip) = legend::split(root, &shown, self.legend_title.as_deref());
         match &self.categories {
             Some(labels) => self.draw_categorical(&plot, &styles, labels)?,
             None => self.draw_numeric(&plot, &styles)?,
         }
         if let Some(strip) = strip {
-            let swatch = match (self.categories.is_some(), self.marked()) {
-                (true, _) => Swatch::Marker,
-                (false, true) => Swatch::Line,
-                (false, false) => Swatch::Rule,
-            };
-            let entries: Vec<_> = shown
-                .into_iter()
-                .zip(&styles)
-                .map(|(n, s)| (n, *s, swatch))
-                .collect();
             legend::draw(&strip, self.legend_title.as_deref(), &entries)?;
         }
         Ok(())

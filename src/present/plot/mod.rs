@@ -1,8 +1,9 @@
 //! Figures, drawn with plotters and saved as PNG, SVG and vector PDF (`pdf`): median
 //! lines with interquartile bands or per-category points (`line`), box plots
 //! (`boxplot`), heatmaps with a colour bar (`heatmap`), histograms (`histogram`),
-//! ranking charts (`interval`) and labelled boards with a path (`board`), on shared
-//! axes (`axis`), legends (`legend`) and style (`style`), with text measured as the SVG
+//! ranking charts (`interval`) and labelled boards with a path (`board`), small
+//! multiples of any of them (`facets`), on shared axes (`axis`), legends (`legend`) and
+//! style (`style`), drawn for a printed size (`print`), with text measured as the SVG
 //! sets it (`text`). They take plain numbers and labels, nothing of any domain.
 //!
 //! Text uses DejaVu Sans, embedded through the `dejavu` crate, so figures render the same
@@ -11,22 +12,27 @@
 mod axis;
 mod board;
 mod boxplot;
+mod facets;
 mod heatmap;
 mod histogram;
 mod interval;
 mod legend;
 mod line;
 mod pdf;
+mod print;
 mod style;
 mod text;
 
 pub use axis::{MAX_DECADES, clamp_log, minus};
 pub use board::BoardPicture;
 pub use boxplot::BoxPlot;
+pub use facets::{Facets, grid};
 pub use heatmap::Heatmap;
 pub use histogram::Histogram;
 pub use interval::{IntervalPlot, IntervalRow};
+pub use legend::Swatch;
 pub use line::{Band, LinePlot};
+pub use print::{PX_PER_CM, Print};
 pub use style::{PALETTE, SeriesStyle, StyleBook, series_style};
 
 use anyhow::Context;
@@ -50,13 +56,27 @@ pub trait Figure {
 /// Renders `fig` to `<stem>.svg`, and from that one drawing `<stem>.png` and
 /// `<stem>.pdf`, each written atomically. Returns the PNG's path.
 pub fn save(fig: &impl Figure, stem: &Path) -> anyhow::Result<PathBuf> {
+    save_printed(fig, stem, None)
+}
+
+/// [`save`], the figure drawn for its printed size when `print` gives one (see
+/// [`Print`]): its canvas sized so that its text prints at the size asked, the SVG's
+/// width and height at [`PX_PER_CM`].
+pub fn save_printed(
+    fig: &impl Figure,
+    stem: &Path,
+    print: Option<&Print>,
+) -> anyhow::Result<PathBuf> {
     style::register_fonts();
     let dir = stem.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let name = stem
         .file_name()
         .map_or_else(|| "figure".into(), |n| n.to_string_lossy().into_owned());
-    let svg = to_svg(fig)?;
+    let svg = match print {
+        Some(p) => p.apply(&to_svg_of(fig, p.canvas())?, p.outer()),
+        None => to_svg(fig)?,
+    };
     let png = dir.join(format!("{name}.png"));
     let bitmap = pdf::png_from_svg(&svg).with_context(|| format!("drawing {name}.png"))?;
     crate::util::atomic::write(&png, &bitmap)?;
@@ -68,9 +88,14 @@ pub fn save(fig: &impl Figure, stem: &Path) -> anyhow::Result<PathBuf> {
 
 /// The figure as an SVG document.
 fn to_svg(fig: &impl Figure) -> anyhow::Result<String> {
+    to_svg_of(fig, fig.size())
+}
+
+/// The figure drawn on a canvas of `size` units, as an SVG document.
+fn to_svg_of(fig: &impl Figure, size: (u32, u32)) -> anyhow::Result<String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, fig.size()).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         fig.draw(&root)?;
         root.present().map_err(err)?;

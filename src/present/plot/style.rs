@@ -32,6 +32,42 @@ pub(super) fn centred(size: u32) -> TextStyle<'static> {
     style(size).pos(Pos::new(HPos::Center, VPos::Center))
 }
 
+/// Frames a chart: its title above (none when empty, as in a panel of small
+/// multiples, whose grid titles it), its margin, and label areas for ticks and axis
+/// titles (narrower where the axis title is empty).
+pub(super) fn frame<DB: DrawingBackend>(
+    b: &mut ChartBuilder<'_, '_, DB>,
+    (title, width): (&str, u32),
+    x_label: &str,
+    y_label: &str,
+    y_area: u32,
+) {
+    if !title.is_empty() {
+        b.caption(title, style(title_size(title, width)));
+    }
+    let y_area = match y_label.is_empty() {
+        true => y_area.saturating_sub(24),
+        false => y_area,
+    };
+    b.margin(12)
+        .x_label_area_size(x_area(x_label))
+        .y_label_area_size(y_area);
+}
+
+/// The height of the x axis's label area for one line of tick labels: room for the
+/// axis title below them, when there is one.
+pub(super) fn x_area(x_label: &str) -> u32 {
+    if x_label.is_empty() { 30 } else { 48 }
+}
+
+/// The size of a title over `width` units: 22, smaller for a long title so that it
+/// fits (DejaVu Sans averages about 0.6 em a character), never below the ticks' 14.
+pub(super) fn title_size(title: &str, width: u32) -> u32 {
+    let chars = title.chars().count().max(1) as f64;
+    let fits = f64::from(width) * 0.94 / (chars * 0.6 / 1.24);
+    (fits.floor() as u32).clamp(14, 22)
+}
+
 /// The Okabe–Ito palette, most distinct first (black last; its yellow darkened so it
 /// reads on white).
 pub const PALETTE: [RGBColor; 8] = [
@@ -90,30 +126,126 @@ pub fn series_style(i: usize) -> SeriesStyle {
     }
 }
 
+/// The palette's colours by the names a study writes, in [`PALETTE`]'s order.
+pub const COLOUR_NAMES: [&str; 8] = [
+    "blue",
+    "vermillion",
+    "green",
+    "pink",
+    "orange",
+    "sky",
+    "black",
+    "yellow",
+];
+
+/// The line patterns by name, in `DASHES`' order.
+pub const DASH_NAMES: [&str; 3] = ["solid", "dashed", "dotted"];
+
+/// The marker shapes by name, in `MARKERS`' order.
+pub const MARKER_NAMES: [&str; 5] = ["circle", "triangle", "square", "cross", "diamond"];
+
+impl SeriesStyle {
+    /// A style from a study's words: a palette colour by name (`blue`) or `#rrggbb`, a
+    /// dash (`solid` when none) and a marker (`circle` when none); an error names what
+    /// is not known and what is.
+    pub fn from_words(
+        colour: &str,
+        dash: Option<&str>,
+        marker: Option<&str>,
+    ) -> Result<SeriesStyle, String> {
+        let colour = match COLOUR_NAMES.iter().position(|c| *c == colour) {
+            Some(i) => PALETTE[i],
+            None => hex(colour).ok_or_else(|| {
+                format!(
+                    "colour {colour:?}: a palette colour ({}) or #rrggbb",
+                    COLOUR_NAMES.join(", ")
+                )
+            })?,
+        };
+        let pick = |v: Option<&str>, names: &[&str], what: &str| match v {
+            None => Ok(0),
+            Some(v) => names
+                .iter()
+                .position(|n| *n == v)
+                .ok_or_else(|| format!("{what} {v:?}: one of {}", names.join(", "))),
+        };
+        Ok(SeriesStyle {
+            colour,
+            dash: DASHES[pick(dash, &DASH_NAMES, "dash")?],
+            marker: MARKERS[pick(marker, &MARKER_NAMES, "marker")?],
+        })
+    }
+
+    /// Whether two styles look alike: the same colour and line.
+    pub fn looks_like(&self, other: &SeriesStyle) -> bool {
+        self.colour == other.colour && self.dash == other.dash
+    }
+}
+
+/// `#rrggbb` as a colour.
+fn hex(s: &str) -> Option<RGBColor> {
+    let h = s.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let byte = |i: usize| u8::from_str_radix(h.get(i..i + 2)?, 16).ok();
+    Some(RGBColor(byte(0)?, byte(2)?, byte(4)?))
+}
+
 /// The style slots of series by name for one report (or one experiment's plots), so a
-/// group keeps its colour and line across the figures drawn with it. Owned by whoever
-/// renders: no figure's style depends on figures drawn for anything else.
+/// group keeps its colour and line across the figures drawn with it, and the styles
+/// studies declare for some names. Owned by whoever renders: no figure's style depends
+/// on figures drawn for anything else.
 #[derive(Debug, Default)]
 pub struct StyleBook {
     slots: Mutex<HashMap<String, usize>>,
+    declared: Mutex<HashMap<String, SeriesStyle>>,
 }
 
 impl StyleBook {
-    /// The styles of a figure's series, by name: a name seen before keeps its slot; a
-    /// new one takes the first solid colour no name of the book has yet, else the first
-    /// solid colour free in this figure, else the first free slot (dashed). So colours
-    /// mean one thing across the report for as long as there are colours, and within a
-    /// figure no two series share a style (up to `DISTINCT`, 24, series).
+    /// Gives the series named `name` (a legend entry, `annealing` or `decay = 0.999`, or
+    /// the value alone, `0.999`) this style in every figure; the first declaration of a
+    /// name stands.
+    pub fn declare(&self, name: &str, style: SeriesStyle) {
+        let mut d = self.declared.lock().unwrap_or_else(|e| e.into_inner());
+        d.entry(name.to_string()).or_insert(style);
+    }
+
+    /// The declared style of a series name: its own, else its value's when it names one
+    /// column's value (`decay = 0.999`).
+    fn declared_for(&self, name: &str) -> Option<SeriesStyle> {
+        let d = self.declared.lock().unwrap_or_else(|e| e.into_inner());
+        d.get(name).copied().or_else(|| {
+            let (_, value) = name.split_once(" = ").filter(|_| !name.contains(", "))?;
+            d.get(value).copied()
+        })
+    }
+
+    /// The styles of a figure's series, by name: a declared name takes its declared
+    /// style; a name seen before keeps its slot; a new one takes the first solid colour
+    /// no name of the book has yet, else the first solid colour free in this figure,
+    /// else the first free slot (dashed). Slots that look like a declared style of the
+    /// figure are not free. So colours mean one thing across the report for as long as
+    /// there are colours, and within a figure no two series share a colour and line (up
+    /// to `DISTINCT`, 24, series, and declarations that differ).
     pub fn styles_for(&self, names: &[&str]) -> Vec<SeriesStyle> {
+        let fixed: Vec<Option<SeriesStyle>> = names.iter().map(|n| self.declared_for(n)).collect();
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
         let mut used = [false; DISTINCT];
-        let mut out = vec![0usize; names.len()];
+        for (s, u) in used.iter_mut().enumerate() {
+            *u = fixed
+                .iter()
+                .flatten()
+                .any(|f| f.looks_like(&series_style(s)));
+        }
+        let mut out: Vec<SeriesStyle> =
+            fixed.iter().map(|f| f.unwrap_or(series_style(0))).collect();
         let mut pending = Vec::new();
         for (k, name) in names.iter().enumerate() {
+            if fixed[k].is_some() {
+                continue;
+            }
             match slots.get(*name) {
                 Some(&s) if !used[s % DISTINCT] => {
                     used[s % DISTINCT] = true;
-                    out[k] = s;
+                    out[k] = series_style(s);
                 }
                 _ => pending.push(k),
             }
@@ -133,9 +265,9 @@ impl StyleBook {
             taken[s % DISTINCT] = true;
             used[s % DISTINCT] = true;
             slots.entry(names[k].to_string()).or_insert(s);
-            out[k] = s;
+            out[k] = series_style(s);
         }
-        out.into_iter().map(series_style).collect()
+        out
     }
 }
 
@@ -276,6 +408,38 @@ mod tests {
         // Another book (another report) knows none of these names.
         let other = StyleBook::default().styles_for(&[refs[5], refs[2]]);
         assert_eq!(other, in_order(2));
+    }
+
+    #[test]
+    fn declared_styles_stand_and_no_other_series_looks_like_them() {
+        let book = StyleBook::default();
+        let orange = SeriesStyle::from_words("vermillion", Some("dashed"), Some("square")).unwrap();
+        book.declare("restarts", orange);
+        let first = SeriesStyle::from_words("blue", None, None).unwrap();
+        book.declare("0.999", first);
+        let got = book.styles_for(&["descent", "restarts", "decay = 0.999", "x", "y"]);
+        assert_eq!(got[1], orange);
+        assert_eq!(got[2], first, "a value's style holds for its legend entry");
+        for i in 0..got.len() {
+            for j in 0..i {
+                assert!(!got[i].looks_like(&got[j]), "{i} and {j}: {got:?}");
+            }
+        }
+        assert_eq!(
+            SeriesStyle::from_words("#102030", None, None)
+                .unwrap()
+                .colour,
+            RGBColor(16, 32, 48)
+        );
+        for (c, d, m, says) in [
+            ("teal", None, None, "colour \"teal\""),
+            ("#12", None, None, "#rrggbb"),
+            ("blue", Some("wavy"), None, "dash \"wavy\": one of solid"),
+            ("blue", None, Some("star"), "marker \"star\""),
+        ] {
+            let e = SeriesStyle::from_words(c, d, m).unwrap_err();
+            assert!(e.contains(says), "{e}");
+        }
     }
 
     #[test]
