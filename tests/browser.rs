@@ -1,7 +1,7 @@
 //! The HTML report in a real browser: headless Chromium (Debian's `chromium`) opens the
 //! report written from the study of docs/studies.md, every figure draws, it prints to PDF and its
 //! screenshot is not blank; printed on A4 and Letter, no page but one before a new study
-//! (or the last) is more than a third empty (measured with poppler-utils). Asked to run
+//! (or the last) is more than 40% empty (measured with poppler-utils). Asked to run
 //! (`cargo test --release --test browser -- --ignored`, which `.ci/run` does when it can
 //! install Chromium and poppler-utils), it fails when they are missing rather than skip.
 
@@ -278,9 +278,14 @@ fn page_texts(pdf: &Path, pages: usize) -> Vec<String> {
         .collect()
 }
 
+/// The most of a printed page (below its last line, the bottom margin included) left
+/// empty when no study starts on the next: a figure with its caption (at most 8.5 cm
+/// high in print) that does not fit moves whole to the next page.
+const MOST_EMPTY: f64 = 0.4;
+
 #[test]
 #[ignore = "needs Chromium and poppler-utils: cargo test --release --test browser -- --ignored"]
-fn printed_pages_are_never_more_than_a_third_empty() {
+fn printed_pages_are_never_much_more_than_a_third_empty() {
     let (dir, html) = report();
     let profile = dir.path().join("profile");
     let text = std::fs::read_to_string(&html).unwrap();
@@ -320,7 +325,7 @@ fn printed_pages_are_never_more_than_a_third_empty() {
                 .iter()
                 .any(|s| next.replace('\n', " ").starts_with(s.as_str()));
             assert!(
-                *e <= 1.0 / 3.0 || before_study,
+                *e <= MOST_EMPTY || before_study,
                 "{paper}: page {} is {:.0}% empty and no study starts after it",
                 i + 1,
                 100.0 * e
