@@ -33,6 +33,7 @@ params = { schedule = "linear" }
 
 const STUDY: &str = r#"title = "A toy study"
 intro = "Runs of {config.toy.evaluations} evaluations, {config.toy.replicates} seeds per setting."
+derive = { speedup = "MAX(CASE WHEN variant = 'linear' THEN time_seconds END) OVER (PARTITION BY replicate, initial_temperature) / time_seconds" }
 
 [[question]]
 title = "Which family is best?"
@@ -111,6 +112,43 @@ kind = "text"
 text = "The median of the linear runs at T0 = 1 is {summary[linear, 1.0].median}."
 
 [[question]]
+title = "Derived columns"
+answer = """
+Geometric runs take {faster[geometric].speedup / faster[linear].speedup:~2} times less time than linear ones \
+(median speed-up {faster[geometric].speedup:~2}); {long[true].length - long[false].length:,} more runs are long than short.
+"""
+
+[[question.block]]
+kind = "aggregate"
+name = "faster"
+experiment = "toy"
+group = "variant"
+metrics = ["speedup"]
+aggregate = "median"
+digits = 2
+
+[[question.block]]
+kind = "pivot"
+name = "speedups"
+experiment = "toy"
+where = { variant = "geometric", replicate = [0, 1] }
+rows = "replicate"
+columns = "decay"
+metric = "speedup"
+aggregate = "first"
+digits = 2
+
+[[question.block]]
+kind = "aggregate"
+name = "long"
+experiment = "toy"
+where = { variant = "geometric" }
+derive = { long = "length >= 14" }
+group = "long"
+metrics = ["length"]
+aggregate = "count"
+
+[[question]]
 title = "How fast does each family get there?"
 answer = """
 To objective {ert.target:~0} the lowest expected running time is {ert.best}'s: {ert.best_ert:,} evaluations \
@@ -145,6 +183,7 @@ fn tables() -> Tables {
         "replicate",
         "length",
         "unreachable",
+        "time_seconds",
     ]
     .iter()
     .map(|c| ColumnBuilder::new(c))
@@ -169,6 +208,12 @@ fn tables() -> Tables {
                             Value::Int(length)
                         },
                         Value::Int(i64::from(r == 5 && variant == "linear")),
+                        // Seconds: geometric runs twice as fast as linear at d = 0.9.
+                        Value::Float(
+                            (1 + r) as f64
+                                * if variant == "linear" { 1.0 } else { 0.5 }
+                                * if decay == &Some(0.99) { 2.0 } else { 1.0 },
+                        ),
                     ];
                     for (c, v) in cols.iter_mut().zip(row) {
                         c.push(v);
@@ -221,8 +266,8 @@ fn anytime() -> polars::prelude::DataFrame {
     frame(cols).unwrap()
 }
 
-#[test]
-fn the_report_of_fixed_tables_is_the_stored_markdown() {
+/// A study of the toy experiment, as `experiments/toy.toml`.
+fn parse_toy(text: &str) -> anyhow::Result<searchlab::study::Study> {
     let experiments: BTreeSet<String> = ["toy".to_string()].into_iter().collect();
     let known = Known {
         experiments: &experiments,
@@ -230,7 +275,12 @@ fn the_report_of_fixed_tables_is_the_stored_markdown() {
         board_functions: &BTreeSet::new(),
         reference_functions: &BTreeSet::new(),
     };
-    let study = parse(STUDY, "experiments/toy.toml", "toy", &known).unwrap();
+    parse(text, "experiments/toy.toml", "toy", &known)
+}
+
+#[test]
+fn the_report_of_fixed_tables_is_the_stored_markdown() {
+    let study = parse_toy(STUDY).unwrap();
     let functions = Functions::default();
     let dir = tempfile::tempdir().unwrap();
     let md = searchlab::report::render(&[study], &tables(), &functions, dir.path()).unwrap();
@@ -248,4 +298,33 @@ fn the_report_of_fixed_tables_is_the_stored_markdown() {
     }
     let expected = std::fs::read_to_string(&path).unwrap();
     assert_eq!(md, expected, "the report differs from {}", path.display());
+}
+
+#[test]
+fn a_derived_column_the_table_cannot_give_is_an_error_naming_the_study_and_expression() {
+    for (derive, says) in [
+        (
+            "{ pace = \"length / time_second\" }",
+            "experiments/toy.toml:4: experiment toy: derive.pace = \"length / time_second\": unknown column \"time_second\"; did you mean time_seconds?",
+        ),
+        (
+            "{ length = \"length * 2\" }",
+            "experiments/toy.toml:4: experiment toy: derive.length = \"length * 2\": the table already has a column \"length\"",
+        ),
+        (
+            "{ pace = \"variant / 2\" }",
+            "experiments/toy.toml:4: experiment toy: derive.pace = \"variant / 2\": polars cannot evaluate it",
+        ),
+    ] {
+        let study = format!(
+            "title = \"T\"\n[[question]]\ntitle = \"Q\"\n[[question.block]]\nkind = \"aggregate\"\nexperiment = \"toy\"\nderive = {derive}\ngroup = \"variant\"\nmetrics = [\"length\"]\n"
+        );
+        let study = parse_toy(&study).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let e = searchlab::report::render(&[study], &tables(), &Functions::default(), dir.path())
+            .unwrap_err();
+        assert!(searchlab::util::error::is_user_error(&e), "{e}");
+        let e = e.to_string();
+        assert!(e.starts_with(says) && !e.contains('\n'), "{e}");
+    }
 }

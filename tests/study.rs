@@ -170,6 +170,85 @@ fn number_formats_are_checked_on_loading() {
 }
 
 #[test]
+fn derived_columns_are_checked_on_loading() {
+    // A study's derived column, on line 3: the blocks that name it compute it.
+    let with = |derive: &str| {
+        STUDY.replacen(
+            "\n\n[[question]]",
+            &format!("\n{derive}\n\n[[question]]"),
+            1,
+        )
+    };
+    let ok = with("derive = { ratio = \"y / MAX(y) OVER (PARTITION BY instance)\" }");
+    let ranked = ok.replace("metric = \"y\"", "metric = \"ratio\"\nbetter = \"lower\"");
+    let s = load(&ranked).unwrap();
+    assert_eq!(s.derive["ratio"], "y / MAX(y) OVER (PARTITION BY instance)");
+    let inherited = |i: usize| {
+        s.questions[0].blocks[i]
+            .read
+            .inherited
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(inherited(0), ["ratio"]);
+    assert!(
+        inherited(1).is_empty(),
+        "the facts block names no derived column"
+    );
+    // A ranking of a derived metric says which way is better.
+    let e = err(&ok.replace("metric = \"y\"", "metric = \"ratio\""));
+    assert!(
+        e.starts_with("s.toml:9: metric ratio is a derived column, which declares no direction: a compare block ranks it, so say better = \"lower\" or \"higher\""),
+        "{e}"
+    );
+    // An expression polars cannot parse: the study's line, the name and the expression.
+    let e = err(&with("derive = { ratio = \"y / (\" }"));
+    assert!(
+        e.starts_with(
+            "s.toml:3: derive.ratio = \"y / (\": polars cannot read it as an SQL expression"
+        ),
+        "{e}"
+    );
+    assert!(err(&with("derive = { \"a b\" = \"y\" }")).contains("is not a column name"));
+    // A block's own: parsed, not named as the study's, not on the anytime table.
+    let own = |derive: &str| {
+        STUDY.replace(
+            "metric = \"y\"",
+            &format!("metric = \"y\"\nderive = {derive}"),
+        )
+    };
+    assert!(load(&own("{ z = \"y * 2\" }")).is_ok());
+    let e = err(&own("{ z = \"y +\" }"));
+    assert!(
+        e.starts_with("s.toml:8: derive.z = \"y +\": polars cannot read it"),
+        "{e}"
+    );
+    let e = err(&ok.replace(
+        "metric = \"y\"",
+        "metric = \"y\"\nderive = { ratio = \"y * 2\" }",
+    ));
+    assert!(
+        e.contains("derive.ratio: the study derives ratio for every block"),
+        "{e}"
+    );
+    let e = err(&format!(
+        "{STUDY}\n[[question.block]]\nkind = \"ecdf\"\nexperiment = \"e1\"\ngroup = \"variant\"\ntargets = [1]\nderive = {{ z = \"y * 2\" }}\n"
+    ));
+    assert!(
+        e.starts_with("s.toml:21: derived columns (z) are computed on the runs' table, one row per run; a ecdf block reads the anytime table"),
+        "{e}"
+    );
+    // A template's ratio of two facts: each checked as a fact.
+    assert!(load(&STUDY.replace("{f.count}", "{f.count / cmp.best.median:~1}")).is_ok());
+    let e = err(&STUDY.replace("{f.count}", "{f.count / nope.x}"));
+    assert!(
+        e.contains("{nope.x} names a fact that nothing before it computes"),
+        "{e}"
+    );
+}
+
+#[test]
 fn facts_of_the_same_name_are_refused() {
     // A second facts block of the same function, unnamed: its facts would override.
     let twice = format!(
@@ -313,4 +392,30 @@ fn styles_facets_and_printed_sizes_are_checked_on_loading() {
     );
     let e = err(&figure("width = 100"));
     assert!(e.contains("a figure is 3 to 40 cm wide"), "{e}");
+}
+
+#[test]
+fn the_tiles_study_states_the_speed_up_over_manhattan_per_instance() {
+    use polars::prelude::{Column, DataFrame};
+    use searchlab::present::derive::{Derived, apply, column_is_timing};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/tiles.toml");
+    let study: toml::Table = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let sql = study["derive"]["speedup"].as_str().unwrap();
+    let d = Derived::parse("speedup", sql).unwrap();
+    assert!(column_is_timing("speedup", std::slice::from_ref(&d)));
+    // Two instances, in an order that puts Manhattan neither first nor last.
+    let runs = DataFrame::new_infer_height(vec![
+        Column::new("instance".into(), [2i64, 1, 2, 1, 2, 1]),
+        Column::new(
+            "heuristic".into(),
+            ["linear", "linear", "manhattan", "manhattan", "all", "all"],
+        ),
+        Column::new("time_seconds".into(), [0.5f64, 1.0, 2.0, 3.0, 0.25, 0.3]),
+    ])
+    .unwrap();
+    let out = apply(&runs, &[d]).unwrap();
+    let got = searchlab::pipeline::table::floats(&out, "speedup").unwrap();
+    for (g, want) in got.iter().zip([4.0, 3.0, 1.0, 1.0, 8.0, 10.0]) {
+        assert!((g.unwrap() - want).abs() < 1e-12, "{got:?}");
+    }
 }

@@ -5,7 +5,9 @@
 //! A template is text with `{name}` or `{name:format}` holes. Formats: `.N` (N decimals,
 //! trailing zeros kept), `~N` (at most N decimals), `.Ng` (N significant digits), `,` (an
 //! integer with thousands separators), `p` (a p-value: `p = 0.0123` or `p < 0.0001`), `%`
-//! (a fraction as a percentage, one decimal). Without a format an integer prints with
+//! (a fraction as a percentage, one decimal). A hole may hold the ratio or the difference
+//! of two facts, the operator spaced: `{speed[all].median / speed[manhattan].median:~1}`.
+//! Without a format an integer prints with
 //! thousands separators and a number with three significant digits (all of its integer
 //! digits from 100 up). No format but `.N` rounds a value that is not 0 to 0: `~N` and
 //! `%` show such a value with two significant digits (`0.0039`). `{{` and `}}` are
@@ -260,13 +262,77 @@ pub fn holes(template: &str) -> Result<Vec<Hole>, String> {
 
 /// Fills a template from `facts`; an error names the first fact that is missing.
 pub fn fill(template: &str, facts: &Facts) -> Result<String, String> {
-    walk(template, |h| match facts.get(&h.name) {
-        Some(f) => format_fact(f, &h.format).map_err(|e| format!("{{{}}}: {e}", h.name)),
-        None => Err(format!(
+    walk(template, |h| {
+        let value = match operation(&h.name)? {
+            Some((a, op, b)) => combine(fact(facts, a)?, op, fact(facts, b)?)
+                .map_err(|e| format!("{{{}}}: {e}", h.name))?,
+            None => fact(facts, &h.name)?.clone(),
+        };
+        format_fact(&value, &h.format).map_err(|e| format!("{{{}}}: {e}", h.name))
+    })
+}
+
+/// The fact of a name; an error naming it (and the nearest names) when there is none.
+fn fact<'a>(facts: &'a Facts, name: &str) -> Result<&'a Fact, String> {
+    facts.get(name).ok_or_else(|| {
+        format!(
             "no fact named {}{}",
-            crate::util::input::excerpt(&h.name),
-            crate::util::suggest::did_you_mean(&h.name, facts.0.keys().map(String::as_str))
+            crate::util::input::excerpt(name),
+            crate::util::suggest::did_you_mean(name, facts.0.keys().map(String::as_str))
+        )
+    })
+}
+
+/// A hole's operation, if it has one: `a / b` (a ratio) or `a - b` (a difference) of
+/// two facts, the operator spaced and outside square brackets (`{x[pdb:5-5-5].n}` is
+/// one fact). One operation per hole.
+pub fn operation(name: &str) -> Result<Option<(&str, char, &str)>, String> {
+    let mut depth = 0i32;
+    let mut found = Vec::new();
+    for (i, c) in name.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            '/' | '-'
+                if depth == 0 && name[..i].ends_with(' ') && name[i + 1..].starts_with(' ') =>
+            {
+                found.push((i, c))
+            }
+            _ => {}
+        }
+    }
+    match found.as_slice() {
+        [] => Ok(None),
+        [(i, op)] => {
+            let (a, b) = (name[..*i].trim(), name[i + 1..].trim());
+            match a.is_empty() || b.is_empty() {
+                true => Err(format!(
+                    "{{{name}}}: an operation needs a fact on each side"
+                )),
+                false => Ok(Some((a, *op, b))),
+            }
+        }
+        _ => Err(format!(
+            "{{{name}}}: one operation per hole (a / b or a - b of two facts)"
         )),
+    }
+}
+
+/// `a / b` or `a - b` of two facts that are numbers: a ratio is a number (not finite
+/// when `b` is 0: printed `–`), a difference of integers an integer.
+fn combine(a: &Fact, op: char, b: &Fact) -> Result<Fact, String> {
+    let number = |f: &Fact| match f {
+        Fact::Int(i) => Ok(*i as f64),
+        Fact::Num(x) => Ok(*x),
+        Fact::Text(t) => Err(format!(
+            "{op} needs numbers, not {}",
+            crate::util::input::excerpt(t)
+        )),
+    };
+    Ok(match (op, a, b) {
+        ('-', Fact::Int(x), Fact::Int(y)) => Fact::Int(x.saturating_sub(*y)),
+        ('-', ..) => Fact::Num(number(a)? - number(b)?),
+        _ => Fact::Num(number(a)? / number(b)?),
     })
 }
 
@@ -390,6 +456,30 @@ mod tests {
             "no fact named \"nothing\""
         );
         assert!(fill("{best.group:.2}", &f).is_err());
+        // Ratios and differences of two facts; a dash inside brackets is part of a name.
+        f.set("x[pdb:5-5-5].n", 7i64);
+        f.set("x[all].n", 2i64);
+        assert_eq!(
+            fill("{x[pdb:5-5-5].n / x[all].n:~2}, {x[pdb:5-5-5].n - x[all].n}, {best.median / x[all].n}", &f).unwrap(),
+            "3.5, 5, 9.25"
+        );
+        assert_eq!(fill("{runs / p:,}", &f).unwrap(), "1,234,500,000");
+        assert!(
+            fill("{x[all].n / best.group}", &f)
+                .unwrap_err()
+                .contains("needs numbers")
+        );
+        assert!(
+            fill("{x[all].n / nothing}", &f)
+                .unwrap_err()
+                .contains("no fact named \"nothing\"")
+        );
+        assert!(
+            fill("{runs / p / p}", &f)
+                .unwrap_err()
+                .contains("one operation per hole")
+        );
+        assert_eq!(operation("caps[0.5].median").unwrap(), None);
         assert!(fill("{best.group", &f).is_err());
         assert_eq!(
             holes("a {x:.1} b {y[1:2]}").unwrap(),

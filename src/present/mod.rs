@@ -1,5 +1,6 @@
 //! Presentation, knowing no domain: views of a table (filters, groups, samples, tables
-//! read together: [`view`]), rankings with tests against the best ([`compare`]), anytime
+//! read together: [`view`]), rankings with tests against the best ([`compare`]), columns derived by SQL
+//! expressions ([`derive`]), anytime
 //! views (runtime distributions, fixed budgets: [`anytime`]), named facts and answer
 //! templates ([`facts`]), numbers and tables formatted the report's one way ([`mod@format`]),
 //! an experiment's own summaries and plots ([`outputs`]), figure
@@ -9,6 +10,7 @@
 pub mod anytime;
 pub mod charts;
 pub mod compare;
+pub mod derive;
 pub mod facets;
 pub mod facts;
 pub mod figure;

@@ -85,6 +85,8 @@ pub(super) struct Selected<'a> {
     /// The name of its figures, and the prefix of its facts.
     pub name: String,
     pub prefix: String,
+    /// The derived columns its results have.
+    pub derived: Vec<crate::present::derive::Derived>,
 }
 
 /// Renders blocks into markdown.
@@ -155,29 +157,36 @@ impl Renderer<'_> {
             .ok_or_else(|| anyhow::anyhow!("experiment {first} was not run"))?;
         // The tables of every key, from each of `sets` (one table set, or the anytime
         // checkpoints with the improvements), read as one.
-        let read = |sets: &[&HashMap<String, DataFrame>]| -> anyhow::Result<DataFrame> {
+        // The runs' tables get the derived columns before the filter (a ratio against a
+        // reference group sees its rows whatever the filter keeps).
+        let derived = super::derivations(b).map_err(|e| crate::user_error!("{e}"))?;
+        let read = |sets: &[&HashMap<String, DataFrame>],
+                    derived: &[crate::present::derive::Derived]|
+         -> anyhow::Result<DataFrame> {
             let mut parts = Vec::new();
             for set in sets {
                 for (_, _, key) in &tables {
                     let df = set
                         .get(key)
                         .ok_or_else(|| anyhow::anyhow!("{key} has no table"))?;
-                    parts.push((key.clone(), filter.apply(df)?));
+                    let df = crate::present::derive::apply(df, derived)
+                        .map_err(|e| crate::user_error!("experiment {key}: {e}"))?;
+                    parts.push((key.clone(), filter.apply(&df)?));
                 }
             }
             let named: Vec<(String, &DataFrame)> =
                 parts.iter().map(|(k, d)| (k.clone(), d)).collect();
             concat(&named)
         };
-        let results = read(&[&self.tables.results])?;
+        let results = read(&[&self.tables.results], &derived)?;
         // Runtime views read every improvement too: hitting times at the exact evaluation.
         let exact = matches!(b.kind, Kind::Ecdf(_) | Kind::Ert(_) | Kind::FixedBudget(_))
             && tables
                 .iter()
                 .all(|(.., k)| self.tables.improvements.contains_key(k));
         let anytime = match (b.reads_anytime() || matches!(b.kind, Kind::Facts(_)), exact) {
-            (true, true) => read(&[&self.tables.anytime, &self.tables.improvements])?,
-            (true, false) => read(&[&self.tables.anytime])?,
+            (true, true) => read(&[&self.tables.anytime, &self.tables.improvements], &[])?,
+            (true, false) => read(&[&self.tables.anytime], &[])?,
             (false, _) => DataFrame::default(),
         };
         let rows = if b.reads_anytime() {
@@ -196,6 +205,7 @@ impl Renderer<'_> {
             filter,
             name: b.read.name.clone().unwrap_or_else(|| id.to_string()),
             prefix: b.fact_prefix(),
+            derived,
         })
     }
 

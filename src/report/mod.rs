@@ -132,6 +132,7 @@ fn check_block_plans<'p>(
     plan_of: &dyn Fn(&str) -> Option<&'p Plan<'p>>,
 ) -> Result<(), String> {
     let mut domain: Option<&str> = None;
+    let derived = derivations(b)?;
     for (config, source, key) in b.tables() {
         let Some(plan) = plan_of(&config) else {
             continue;
@@ -145,7 +146,7 @@ fn check_block_plans<'p>(
             }
             _ => domain = Some(plan.runner.domain),
         }
-        let mut known = match (source, b.reads_anytime()) {
+        let mut known: Vec<&str> = match (source, b.reads_anytime()) {
             (Source::Runs | Source::Tuned, true) => plan.anytime_columns(),
             (Source::Runs | Source::Tuned, false) => plan.columns(),
             (Source::Race, _) => crate::tune::race_columns(plan),
@@ -154,6 +155,11 @@ fn check_block_plans<'p>(
         if !known.contains(&"experiment") {
             known.push("experiment");
         }
+        for d in &derived {
+            crate::present::derive::check_columns(d, &known)
+                .map_err(|e| format!("experiment {key}: {e}"))?;
+        }
+        known.extend(derived.iter().map(|d| d.name.as_str()));
         if let Some(c) = b.columns().iter().find(|c| !known.contains(&c.as_str())) {
             let near = crate::util::suggest::did_you_mean(c, known.iter().copied());
             let algorithms: Vec<String> = plan
@@ -190,6 +196,17 @@ fn check_block_plans<'p>(
         }
     }
     Ok(())
+}
+
+/// The derived columns a block computes (its own and the study's it names), parsed.
+pub(crate) fn derivations(
+    b: &crate::study::Block,
+) -> Result<Vec<crate::present::derive::Derived>, String> {
+    b.read
+        .derivations()
+        .iter()
+        .map(|(name, sql)| crate::present::derive::Derived::parse(name, sql))
+        .collect()
 }
 
 /// The studies as markdown: contents, then each study's intro and questions, each
@@ -409,7 +426,7 @@ pub fn facts_reference(domains: &[crate::domain::Domain]) -> String {
     }
     let _ = writeln!(
         out,
-        "  every block   where.COLUMN: the value its filter selected\n  config        config.EXPERIMENT.KEY: a config's value\n\nFormats: {{x:.2}} decimals, {{x:~2}} at most 2 decimals, {{x:.3g}} significant digits, {{x:,}} thousands, {{x:p}} a p-value, {{x:%}} a percentage"
+        "  every block   where.COLUMN: the value its filter selected\n  config        config.EXPERIMENT.KEY: a config's value\n\nFormats: {{x:.2}} decimals, {{x:~2}} at most 2 decimals, {{x:.3g}} significant digits, {{x:,}} thousands, {{x:p}} a p-value, {{x:%}} a percentage; {{a / b:~1}} and {{a - b}} the ratio and difference of two facts"
     );
     for d in domains {
         let _ = writeln!(out, "\nDomain {}:", d.name());

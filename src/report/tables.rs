@@ -283,8 +283,21 @@ impl Renderer<'_> {
 
 impl Renderer<'_> {
     /// The caption of a table block whose study gives none: what it shows, in the
-    /// words of its headers.
+    /// words of its headers, and whether its numbers are wall-clock times (a timing
+    /// column, or one derived from one), which vary from run to run.
     pub(super) fn default_caption(&self, b: &Block, sel: &Selected) -> String {
+        let what = self.what_it_shows(b, sel);
+        let timing = b
+            .numeric_columns()
+            .iter()
+            .any(|(_, c)| crate::present::derive::column_is_timing(c, &sel.derived));
+        match timing && !what.is_empty() {
+            true => format!("{what}; the times are wall-clock and vary from run to run"),
+            false => what,
+        }
+    }
+
+    fn what_it_shows(&self, b: &Block, sel: &Selected) -> String {
         let by = b.group_list();
         let group = match by.is_empty() {
             true => String::new(),

@@ -90,6 +90,20 @@ pub struct Read {
     /// The prefix of the block's facts, and its figure's file name.
     #[serde(default)]
     pub name: Option<String>,
+    /// Derived columns: name → SQL expression over the runs' table (`present::derive`).
+    #[serde(default)]
+    pub derive: BTreeMap<String, String>,
+    /// Set on loading: the study's derived columns this block names.
+    #[serde(skip)]
+    pub inherited: BTreeMap<String, String>,
+}
+
+impl Read {
+    /// The derived columns the block computes: its own, then the study's it names.
+    pub fn derivations(&self) -> Vec<(String, String)> {
+        let own = self.derive.iter().chain(&self.inherited);
+        own.map(|(n, s)| (n.clone(), s.clone())).collect()
+    }
 }
 
 /// How a block is shown: a title, a caption (templates), and column headers.
@@ -139,7 +153,7 @@ impl Frame {
 
 /// The keys of [`Read`], [`Look`] and [`Frame`], taken out of a block's table before
 /// its kind's own keys are read.
-const READ_KEYS: [&str; 4] = ["experiment", "source", "where", "name"];
+const READ_KEYS: [&str; 5] = ["experiment", "source", "where", "name", "derive"];
 const LOOK_KEYS: [&str; 3] = ["title", "caption", "headers"];
 const FRAME_KEYS: [&str; 6] = [
     "x_label",

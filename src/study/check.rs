@@ -5,10 +5,17 @@
 use super::block::{Block, Kind, TargetKeys};
 use super::{Columns, Known, Prefixes, Source};
 use crate::pipeline::metrics::Better;
-use crate::present::facts::{MAX_DECIMALS, check_format, holes};
+use crate::present::derive::Derived;
+use crate::present::facts::{MAX_DECIMALS, check_format, holes, operation};
+use std::collections::BTreeMap;
 
 /// Everything about a block that can be checked without data.
-pub(super) fn check_block(b: &Block, known: &Known, prefixes: &Prefixes) -> Result<(), String> {
+pub(super) fn check_block(
+    b: &Block,
+    known: &Known,
+    prefixes: &Prefixes,
+    study_derive: &BTreeMap<String, String>,
+) -> Result<(), String> {
     if let Some(name) = &b.read.name {
         crate::pipeline::config::check_name("block", name, "name").map_err(|e| e.to_string())?;
     }
@@ -33,6 +40,7 @@ pub(super) fn check_block(b: &Block, known: &Known, prefixes: &Prefixes) -> Resu
         ));
     }
     check_function(b, known)?;
+    check_derive(b, study_derive)?;
     if let Kind::Text(t) = &b.kind {
         check_template(t.text.as_deref().unwrap_or_default(), prefixes)?;
     }
@@ -223,6 +231,43 @@ fn check_targets(kind: &str, t: &TargetKeys) -> Result<(), String> {
     }
 }
 
+/// A block's derived columns: each expression parses, none takes the name of one the
+/// study derives, they apply to a table of runs (not to the anytime table, nor to a
+/// text block), and a block that ranks a derived metric says which way is better.
+fn check_derive(b: &Block, study_derive: &BTreeMap<String, String>) -> Result<(), String> {
+    for (name, sql) in &b.read.derive {
+        if study_derive.contains_key(name) {
+            return Err(format!(
+                "derive.{name}: the study derives {name} for every block; give the block's column another name"
+            ));
+        }
+        Derived::parse(name, sql)?;
+    }
+    let derived = b.read.derivations();
+    let Some((first, _)) = derived.first() else {
+        return Ok(());
+    };
+    if matches!(b.kind, Kind::Text(_)) || b.reads_anytime() {
+        return Err(format!(
+            "derived columns ({first}) are computed on the runs' table, one row per run; a {} block reads {}",
+            b.kind_name(),
+            match b.reads_anytime() {
+                true => "the anytime table",
+                false => "no table",
+            }
+        ));
+    }
+    if let (true, None, Some(m)) = (b.ranks(), b.better(), b.metric())
+        && derived.iter().any(|(n, _)| n == m)
+    {
+        return Err(format!(
+            "metric {m} is a derived column, which declares no direction: a {} block ranks it, so say better = \"lower\" or \"higher\"",
+            b.kind_name()
+        ));
+    }
+    Ok(())
+}
+
 /// A domain function the block names must exist.
 fn check_function(b: &Block, known: &Known) -> Result<(), String> {
     let unknown = |what: &str, f: &str, names: Vec<&str>| {
@@ -275,46 +320,56 @@ fn check_function(b: &Block, known: &Known) -> Result<(), String> {
 pub(super) fn check_template(template: &str, prefixes: &Prefixes) -> Result<(), String> {
     for h in holes(template)? {
         check_format(&h.format).map_err(|e| format!("{{{}}}: {e}", h.name))?;
-        let head = h
-            .name
-            .split(['.', '['])
-            .next()
-            .unwrap_or_default()
-            .to_string();
-        match prefixes.get(&head) {
-            None => {
+        match operation(&h.name)? {
+            Some((a, _, b)) => {
+                check_fact(a, prefixes)?;
+                check_fact(b, prefixes)?;
+            }
+            None => check_fact(&h.name, prefixes)?,
+        }
+    }
+    Ok(())
+}
+
+/// A fact a template quotes must be computed by a block, a config or a function before
+/// it.
+fn check_fact(name: &str, prefixes: &Prefixes) -> Result<(), String> {
+    let head = name
+        .split(['.', '['])
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    match prefixes.get(&head) {
+        None => {
+            return Err(format!(
+                "{{{}}} names a fact that nothing before it computes{}",
+                crate::util::input::clip(name),
+                match crate::util::suggest::did_you_mean(&head, prefixes.keys().map(String::as_str))
+                {
+                    s if s.is_empty() => format!(
+                        " (blocks so far: {})",
+                        prefixes.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                    s => s,
+                }
+            ));
+        }
+        Some(Some(declared)) => {
+            let rest = name[head.len()..].trim_start_matches('.');
+            let matches = |d: &String| {
+                d == rest
+                    || (d.ends_with('[') && rest.starts_with(d.as_str()))
+                    || rest.starts_with(&format!("{d}["))
+            };
+            if !declared.iter().any(matches) {
                 return Err(format!(
-                    "{{{}}} names a fact that nothing before it computes{}",
-                    crate::util::input::clip(&h.name),
-                    match crate::util::suggest::did_you_mean(
-                        &head,
-                        prefixes.keys().map(String::as_str)
-                    ) {
-                        s if s.is_empty() => format!(
-                            " (blocks so far: {})",
-                            prefixes.keys().cloned().collect::<Vec<_>>().join(", ")
-                        ),
-                        s => s,
-                    }
+                    "{{{}}}: the function computes no fact {rest:?} (it computes {})",
+                    name,
+                    declared.join(", ")
                 ));
             }
-            Some(Some(declared)) => {
-                let rest = h.name[head.len()..].trim_start_matches('.');
-                let matches = |d: &String| {
-                    d == rest
-                        || (d.ends_with('[') && rest.starts_with(d.as_str()))
-                        || rest.starts_with(&format!("{d}["))
-                };
-                if !declared.iter().any(matches) {
-                    return Err(format!(
-                        "{{{}}}: the function computes no fact {rest:?} (it computes {})",
-                        h.name,
-                        declared.join(", ")
-                    ));
-                }
-            }
-            Some(None) => {}
         }
+        Some(None) => {}
     }
     Ok(())
 }

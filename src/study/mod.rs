@@ -13,6 +13,7 @@
 //! order = 5                     # position in the report
 //! default = false               # part of `searchlab report` without --study?
 //! intro = "…"
+//! derive = { ratio = "a / b" }  # columns polars computes (SQL), any block may name
 //!
 //! [[question]]
 //! title = "Which schedule family is best?"
@@ -60,6 +61,8 @@ struct RawStudy {
     #[serde(default)]
     intro: Option<Spanned<String>>,
     #[serde(default)]
+    derive: BTreeMap<String, Spanned<String>>,
+    #[serde(default)]
     question: Vec<RawQuestion>,
     #[serde(default)]
     styles: BTreeMap<String, Spanned<RawStyle>>,
@@ -104,6 +107,9 @@ pub struct Study {
     pub intro: String,
     /// The line of the intro (0 without one).
     pub intro_line: usize,
+    /// Derived columns any block may name (`derive = { NAME = "SQL" }`): a block
+    /// computes those it names (its `inherited`).
+    pub derive: BTreeMap<String, String>,
     pub questions: Vec<Question>,
     /// The series styles the study declares, by group value or legend entry.
     pub styles: Vec<(String, crate::present::plot::SeriesStyle)>,
@@ -197,10 +203,21 @@ pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Res
         None => (String::new(), 0),
     };
     let styles = declared_styles(&raw.styles, &at)?;
+    let mut derive = BTreeMap::new();
+    for (name, sql) in &raw.derive {
+        crate::present::derive::Derived::parse(name, sql.get_ref())
+            .map_err(|e| crate::user_error!("{}: {e}", at(sql.span())))?;
+        derive.insert(name.clone(), sql.get_ref().clone());
+    }
     let mut names = BTreeMap::new();
     let mut questions = Vec::new();
     for q in raw.question {
-        questions.push(question(q, known, &mut prefixes, &mut names, &at)?);
+        let mut seen = Seen {
+            prefixes: &mut prefixes,
+            names: &mut names,
+            derive: &derive,
+        };
+        questions.push(question(q, known, &mut seen, &at)?);
     }
     Ok(Study {
         name: name.to_string(),
@@ -210,6 +227,7 @@ pub fn parse(text: &str, source: &str, name: &str, known: &Known) -> anyhow::Res
         default: raw.default,
         intro,
         intro_line,
+        derive,
         questions,
         styles,
     })
@@ -241,15 +259,23 @@ fn declared_styles(
     Ok(out)
 }
 
-/// One question, checked: its intro, its blocks in order (each adding its facts), and
-/// its answer. `names` holds the block names so far, with their `file:line`.
+/// What a question's blocks are checked against: the fact prefixes and block names
+/// (with their `file:line`) so far, and the study's derived columns.
+struct Seen<'a> {
+    prefixes: &'a mut Prefixes,
+    names: &'a mut BTreeMap<String, String>,
+    derive: &'a BTreeMap<String, String>,
+}
+
+/// One question, checked: its intro, its blocks in order (each adding its facts and
+/// given the study's derived columns it names), and its answer.
 fn question(
     q: RawQuestion,
     known: &Known,
-    prefixes: &mut Prefixes,
-    names: &mut BTreeMap<String, String>,
+    seen: &mut Seen,
     at: &dyn Fn(std::ops::Range<usize>) -> String,
 ) -> anyhow::Result<Question> {
+    let (prefixes, names) = (&mut *seen.prefixes, &mut *seen.names);
     let template = |t: &Spanned<String>, what: &str, prefixes: &Prefixes| {
         check_template(t.get_ref(), prefixes)
             .map_err(|e| crate::user_error!("{}: {what}: {e}", at(t.span())))
@@ -262,7 +288,15 @@ fn question(
         let here = at(spanned.span());
         let mut b = spanned.into_inner();
         b.line = line_of(&here);
-        check_block(&b, known, prefixes).map_err(|e| crate::user_error!("{here}: {e}"))?;
+        let named = b.columns();
+        b.read.inherited = seen
+            .derive
+            .iter()
+            .filter(|(n, _)| named.contains(*n) && !b.read.derive.contains_key(*n))
+            .map(|(n, s)| (n.clone(), s.clone()))
+            .collect();
+        check_block(&b, known, prefixes, seen.derive)
+            .map_err(|e| crate::user_error!("{here}: {e}"))?;
         if let Some(n) = &b.read.name
             && let Some(first) = names.insert(n.clone(), here.clone())
         {
