@@ -1,6 +1,6 @@
 //! Presentation, knowing no domain: views of a table (filters, groups, samples, tables
 //! read together: [`view`]), rankings with tests against the best ([`compare`]), columns derived by SQL
-//! expressions ([`derive`]), anytime
+//! expressions ([`mod@derive`]), anytime
 //! views (runtime distributions, fixed budgets: [`anytime`]), named facts and answer
 //! templates ([`facts`]), numbers and tables formatted the report's one way ([`mod@format`]),
 //! an experiment's own summaries and plots ([`outputs`]), figure
