@@ -1,7 +1,7 @@
 //! The HTML report in a real browser: headless Chromium (Debian's `chromium`) opens the
 //! report written from the study of docs/studies.md, every figure draws, it prints to PDF and its
 //! screenshot is not blank; printed on A4 and Letter, no page but one before a new study
-//! (or the last) is more than 40% empty (measured with poppler-utils). Asked to run
+//! (or the last) is more than a third empty (measured with poppler-utils). Asked to run
 //! (`cargo test --release --test browser -- --ignored`, which `.ci/run` does when it can
 //! install Chromium and poppler-utils), it fails when they are missing rather than skip.
 
@@ -279,13 +279,13 @@ fn page_texts(pdf: &Path, pages: usize) -> Vec<String> {
 }
 
 /// The most of a printed page (below its last line, the bottom margin included) left
-/// empty when no study starts on the next: a figure with its caption (at most 8.5 cm
-/// high in print) that does not fit moves whole to the next page.
-const MOST_EMPTY: f64 = 0.4;
+/// empty when no study starts on the next: a figure with its caption (7 cm high by
+/// default) that does not fit moves whole to the next page.
+const MOST_EMPTY: f64 = 1.0 / 3.0;
 
 #[test]
 #[ignore = "needs Chromium and poppler-utils: cargo test --release --test browser -- --ignored"]
-fn printed_pages_are_never_much_more_than_a_third_empty() {
+fn printed_pages_are_never_more_than_a_third_empty() {
     let (dir, html) = report();
     let profile = dir.path().join("profile");
     let text = std::fs::read_to_string(&html).unwrap();
@@ -319,6 +319,7 @@ fn printed_pages_are_never_much_more_than_a_third_empty() {
         let empty = empty_below(&pdf);
         let texts = page_texts(&pdf, empty.len());
         assert!(empty.len() >= 2, "{paper}: {} pages", empty.len());
+        let mut worst = 0f64;
         for (i, e) in empty.iter().enumerate().take(empty.len() - 1) {
             let next = texts[i + 1].trim_start();
             let before_study = studies
@@ -330,6 +331,14 @@ fn printed_pages_are_never_much_more_than_a_third_empty() {
                 i + 1,
                 100.0 * e
             );
+            if !before_study {
+                worst = worst.max(*e);
+            }
         }
+        println!(
+            "{paper}: {} pages, the emptiest {:.0}% (but before a study or at the end)",
+            empty.len(),
+            100.0 * worst
+        );
     }
 }

@@ -139,7 +139,7 @@ impl Renderer<'_> {
         if below.is_empty() && shown.contains("\n|---") {
             below = format!("\n*{}*\n", self.default_caption(b, &sel));
         }
-        Ok(above + &shown + &below)
+        Ok(above + &caption_after_table(&shown, &below))
     }
 
     /// The rows of the tables a block reads, after its filter. A filter that keeps no
@@ -311,7 +311,13 @@ impl Renderer<'_> {
             .ok_or_else(|| anyhow::anyhow!("no board function {fname}"))?;
         let mut out = String::new();
         for (i, (caption, fig)) in (f.draw)(&input(sel))?.into_iter().enumerate() {
-            out.push_str(&self.figure(&fig, &format!("{}_{}", sel.name, i + 1), &caption)?);
+            // A chart at the default printed size; a board at its own shape.
+            let print = match fig {
+                AnyFigure::Board(_) => None,
+                _ => Some(Print::default()),
+            };
+            let name = format!("{}_{}", sel.name, i + 1);
+            out.push_str(&self.figure_printed(&fig, &name, &caption, print.as_ref())?);
             out.push('\n');
         }
         Ok(out)
@@ -329,18 +335,8 @@ impl Renderer<'_> {
         }
     }
 
-    /// Saves a figure as `<name>.png`, `.svg` and `.pdf` in the figures' folder; returns
-    /// its markdown.
-    pub(super) fn figure(
-        &self,
-        fig: &AnyFigure,
-        name: &str,
-        caption: &str,
-    ) -> anyhow::Result<String> {
-        self.figure_printed(fig, name, caption, None)
-    }
-
-    /// [`Self::figure`] drawn for its printed size (see [`Print`]), where given.
+    /// Saves a figure as `<name>.png`, `.svg` and `.pdf` in the figures' folder, drawn
+    /// for its printed size (see [`Print`]) where given; returns its markdown.
     pub(super) fn figure_printed(
         &self,
         fig: &AnyFigure,
@@ -354,6 +350,19 @@ impl Renderer<'_> {
             "![{caption}]({link}/{name}.png)\n\n*Figure: {caption}* ([SVG]({link}/{name}.svg), [PDF]({link}/{name}.pdf))\n"
         ))
     }
+}
+
+/// A block's markdown with its caption right under its (first) table, before any note
+/// the block puts below it: the italic line after a table is the table's caption.
+fn caption_after_table(shown: &str, caption: &str) -> String {
+    let Some(rule) = shown.find("\n|---") else {
+        return format!("{shown}{caption}");
+    };
+    let end = shown[rule + 1..]
+        .find("\n\n")
+        .map_or(shown.len(), |at| rule + 1 + at + 1);
+    let (table, rest) = shown.split_at(end);
+    format!("{table}{caption}{rest}")
 }
 
 /// What a domain function sees of a block's selection.
@@ -396,6 +405,25 @@ mod tests {
     use crate::present::compare::{Pairing, rank};
     use crate::present::figure::{AnyFigure, FigureKind, FigureSpec, build};
     use crate::present::view::summarize;
+
+    #[test]
+    fn a_tables_caption_comes_right_under_it_before_its_notes() {
+        let shown = "| a |\n|---|\n| 1 |\n\n*† a note.*\n\n*Reference values.*\n";
+        let out = super::caption_after_table(shown, "\n*the caption*\n");
+        assert_eq!(
+            out,
+            "| a |\n|---|\n| 1 |\n\n*the caption*\n\n*† a note.*\n\n*Reference values.*\n"
+        );
+        let bare = "| a |\n|---|\n| 1 |\n";
+        assert_eq!(
+            super::caption_after_table(bare, "\n*c*\n"),
+            format!("{bare}\n*c*\n")
+        );
+        assert_eq!(
+            super::caption_after_table("text\n", "\n*c*\n"),
+            "text\n\n*c*\n"
+        );
+    }
 
     /// Groups a and b on 20 shared replicates, b one below a on each: independent
     /// samples cannot tell them apart, pairs can.

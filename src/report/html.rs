@@ -46,7 +46,7 @@ code { font-size: .9em; }
   tr, figure, caption { break-inside: avoid; }
   caption { break-after: avoid; }
   figure { margin: .5rem 0; }
-  svg.figure { max-height: 8.5cm; width: auto; max-width: 100%; }
+  svg.figure { width: var(--printed-width, auto); height: auto; max-width: 100%; max-height: 8.5cm; }
   .files { display: none; }
 }
 "#;
@@ -593,8 +593,15 @@ fn figure_svg(svg: &str, label: &str) -> String {
         (false, Some(w), Some(h)) => format!(" viewBox=\"0 0 {w} {h}\""),
         _ => String::new(),
     };
+    // Printed at the width it was drawn for, so its text prints at the size asked.
+    let printed = attr("width").map_or(String::new(), |w| {
+        format!(
+            " style=\"--printed-width: {:.2}cm\"",
+            w / crate::present::plot::PX_PER_CM
+        )
+    });
     format!(
-        "<svg class=\"figure\" role=\"img\" aria-label=\"{}\"{view_box}{}",
+        "<svg class=\"figure\" role=\"img\" aria-label=\"{}\"{view_box}{printed}{}",
         escape(label),
         &svg[4..]
     )
@@ -628,7 +635,7 @@ mod tests {
         let md = "# T\n\n## A & b: c\n\n![cap & x](figures/s/a.png)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
         let html = page(md, "T", dir.path()).unwrap();
         assert!(html.contains("<h2 id=\"a--b-c\">"), "{html}");
-        assert!(html.contains("<svg class=\"figure\" role=\"img\" aria-label=\"cap &amp; x\" viewBox=\"0 0 900 560\" width=\"900\""), "{html}");
+        assert!(html.contains("<svg class=\"figure\" role=\"img\" aria-label=\"cap &amp; x\" viewBox=\"0 0 900 560\" style=\"--printed-width: 16.00cm\" width=\"900\""), "{html}");
         assert!(!html.contains("<img") && !html.contains("<?xml"));
         assert!(html.contains("<table>") && html.contains("@media print"));
         assert!(page("![x](figures/s/missing.png)", "T", dir.path()).is_err());

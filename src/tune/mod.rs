@@ -567,7 +567,7 @@ fn race_figure(plan: &Plan, steps: &DataFrame, dir: &Path) -> anyhow::Result<()>
         ..FigureSpec::new(FigureKind::Line, "alive")
     };
     let fig = crate::present::figure::build(&figure, steps)?;
-    crate::present::plot::save(&fig, &dir.join("race"))?;
+    crate::present::plot::save_printed(&fig, &dir.join("race"), Some(&figure.print(1)))?;
     Ok(())
 }
 

@@ -267,7 +267,7 @@ impl CategoryLabels {
             .iter()
             .map(|l| match text::width(l, size) <= room {
                 true => vec![l.clone()],
-                false => wrap(l, room, size),
+                false => wrap(l, room, size, MAX_LINES),
             })
             .collect();
         CategoryLabels { lines, px, room }
@@ -342,9 +342,9 @@ impl CategoryLabels {
 const TICK_GAP: f64 = 10.0;
 
 /// `label` broken after spaces, underscores, commas and slashes into lines of at most
-/// `room` pixels (at most [`MAX_LINES`], the last taking the rest), each line still too
+/// `room` pixels (at most `most` lines, the last taking the rest), each line still too
 /// wide shortened with `…`.
-fn wrap(label: &str, room: f64, px: f64) -> Vec<String> {
+pub(super) fn wrap(label: &str, room: f64, px: f64, most: usize) -> Vec<String> {
     let mut pieces: Vec<String> = Vec::new();
     let mut piece = String::new();
     for c in label.chars() {
@@ -358,7 +358,7 @@ fn wrap(label: &str, room: f64, px: f64) -> Vec<String> {
     }
     let mut lines: Vec<String> = Vec::new();
     for p in pieces {
-        let full = lines.len() == MAX_LINES;
+        let full = lines.len() == most;
         match lines.last_mut() {
             Some(last) if full || text::width(format!("{last}{p}").trim_end(), px) <= room => {
                 last.push_str(&p)

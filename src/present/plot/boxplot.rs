@@ -4,7 +4,8 @@
 //! says so.
 
 use super::axis::{CategoryLabels, TickAxis, span, ticks};
-use super::style::{PALETTE, frame, style, x_area};
+use super::frame::frame;
+use super::style::{PALETTE, style};
 use super::{Figure, err};
 use crate::stats::Summary;
 use plotters::coord::Shift;
@@ -81,30 +82,28 @@ impl Figure for BoxPlot {
         let axis_px = f64::from(root.dim_in_pixel().0) - 2.0 * 12.0 - 72.0;
         let fitted = CategoryLabels::fit(&labels, axis_px, 14);
         let mut builder = ChartBuilder::on(root);
-        frame(
+        let mut framed = frame(
             &mut builder,
-            (&self.title, root.dim_in_pixel().0),
+            (root, &self.title),
             &self.x_label,
             &self.y_label,
             72,
-        );
-        builder.x_label_area_size(fitted.area(x_area(&self.x_label)));
+        )?;
+        framed.category_area(&mut builder, &fitted);
         let mut chart = builder
             .build_cartesian_2d(TickAxis::categories(&labels), ys.0..ys.1)
             .map_err(err)?;
         chart
             .configure_mesh()
             .x_label_formatter(&|_| String::new())
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
             .y_label_formatter(&ticks(ys.0, ys.1, false, 10))
             .label_style(style(14))
-            .axis_desc_style(style(16))
             .bold_line_style(BLACK.mix(0.08))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
         fitted.draw(&chart)?;
+        framed.titles(&chart)?;
         let (colour, median_colour) = (PALETTE[0], PALETTE[1]);
         if let Some(note) = self.note() {
             let (w, _) = root.dim_in_pixel();

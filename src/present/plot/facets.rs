@@ -4,8 +4,9 @@
 //! of them beside it. The panels are figures of one kind on shared axes (the caller
 //! fits them) with no titles of their own.
 
+use super::frame::ChartTitle;
 use super::legend::{self, Swatch};
-use super::style::{SeriesStyle, style, title_size};
+use super::style::{SeriesStyle, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -44,10 +45,7 @@ impl<F: Figure> Figure for Facets<F> {
     {
         let root = match self.title.is_empty() {
             true => root.clone(),
-            false => {
-                let size = title_size(&self.title, root.dim_in_pixel().0);
-                root.titled(&self.title, style(size)).map_err(err)?
-            }
+            false => ChartTitle::fit(&self.title, root.dim_in_pixel().0).above(root)?,
         };
         let names: Vec<String> = self.legend.iter().map(|e| e.0.clone()).collect();
         let (plot, strip) = legend::split(&root, &names, self.legend_title.as_deref());

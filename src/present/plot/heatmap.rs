@@ -3,7 +3,8 @@
 //! bar saying which colour is which value.
 
 use super::axis::{CategoryLabels, TickAxis, number, ticks};
-use super::style::{centred, ink_on, ramp, style, title_size};
+use super::frame::frame;
+use super::style::{centred, ink_on, ramp, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -112,14 +113,16 @@ impl Figure for Heatmap {
         let (plot, strip) = root.split_horizontally(total.saturating_sub(BAR_STRIP));
         let axis_px = f64::from(plot.dim_in_pixel().0) - 2.0 * 12.0 - 80.0;
         let fitted = CategoryLabels::fit(&self.x_ticks, axis_px, 14);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(
-                &self.title,
-                style(title_size(&self.title, plot.dim_in_pixel().0)),
-            )
-            .margin(12)
-            .x_label_area_size(fitted.area(48))
-            .y_label_area_size(80)
+        let mut builder = ChartBuilder::on(&plot);
+        let mut framed = frame(
+            &mut builder,
+            (&plot, &self.title),
+            &self.x_label,
+            &self.y_label,
+            80,
+        )?;
+        framed.category_area(&mut builder, &fitted);
+        let mut chart = builder
             .build_cartesian_2d(
                 TickAxis::categories(&self.x_ticks),
                 TickAxis::categories(&self.y_ticks),
@@ -129,13 +132,11 @@ impl Figure for Heatmap {
             .configure_mesh()
             .disable_mesh()
             .x_label_formatter(&|_| String::new())
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
             .label_style(style(14))
-            .axis_desc_style(style(16))
             .draw()
             .map_err(err)?;
         fitted.draw(&chart)?;
+        framed.titles(&chart)?;
         for (yi, row) in self.values.iter().enumerate() {
             for (xi, v) in row.iter().enumerate() {
                 let (x, y) = (xi as f64, yi as f64);

@@ -3,8 +3,9 @@
 //! numbers fitted to the tallest bar.
 
 use super::axis::{span, ticks};
+use super::frame::frame;
 use super::legend::{self, Swatch};
-use super::style::{frame, in_order, style};
+use super::style::{in_order, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -130,13 +131,13 @@ impl Figure for Histogram {
         let shown: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
         let (plot, strip) = legend::split(root, &shown, self.legend_title.as_deref());
         let mut builder = ChartBuilder::on(&plot);
-        frame(
+        let framed = frame(
             &mut builder,
-            (&self.title, plot.dim_in_pixel().0),
+            (&plot, &self.title),
             &self.x_label,
             "runs",
             72,
-        );
+        )?;
         let mut chart = builder
             .build_cartesian_2d(first..(first + nbins as f64 * w), 0f64..top.max(1.0))
             .map_err(err)?;
@@ -146,16 +147,14 @@ impl Figure for Histogram {
         let fy = ticks(0.0, top.max(1.0), false, y_ticks);
         chart
             .configure_mesh()
-            .x_desc(&self.x_label)
-            .y_desc("runs")
             .y_labels(y_ticks)
             .x_label_formatter(&fx)
             .y_label_formatter(&fy)
             .label_style(style(14))
-            .axis_desc_style(style(16))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
+        framed.titles(&chart)?;
         for (c, st) in counts.iter().zip(&styles) {
             let colour = st.colour;
             let bars = c.iter().enumerate().map(|(b, &n)| {

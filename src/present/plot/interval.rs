@@ -5,8 +5,9 @@
 //! drawn, with at least half a unit either side so integer data does not collapse.
 
 use super::axis::{TickAxis, ticks};
+use super::frame::frame;
 use super::legend::{self, Swatch};
-use super::style::{PALETTE, SeriesStyle, frame, series_style, style};
+use super::style::{PALETTE, SeriesStyle, series_style, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -90,26 +91,26 @@ impl Figure for IntervalPlot {
         let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
         let mut builder = ChartBuilder::on(&plot);
         let y_area = (longest as u32 * 8 + 16).clamp(60, 300);
-        frame(
+        // No y title: the groups' labels say what they are.
+        let framed = frame(
             &mut builder,
-            (&self.title, plot.dim_in_pixel().0),
+            (&plot, &self.title),
             &self.x_label,
-            "groups",
-            y_area,
-        );
+            "",
+            y_area + 24,
+        )?;
         let mut chart = builder
             .build_cartesian_2d(xs.0..xs.1, TickAxis::categories(&labels))
             .map_err(err)?;
         chart
             .configure_mesh()
-            .x_desc(&self.x_label)
             .x_label_formatter(&ticks(xs.0, xs.1, false, 10))
             .label_style(style(14))
-            .axis_desc_style(style(16))
             .bold_line_style(BLACK.mix(0.08))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
+        framed.titles(&chart)?;
         let n = self.rows.len();
         for (i, r) in self.rows.iter().enumerate() {
             let y = (n - 1 - i) as f64;

@@ -62,6 +62,10 @@ where
             .map_err(super::err)?;
         y += 20;
     }
+    // Rows 22 pixels apart, closer (down to 17: the text's em and a half) when that
+    // keeps every entry inside a short figure.
+    let room = area.dim_in_pixel().1 as i32 - y - 8;
+    let step = (room / entries.len().max(1) as i32).clamp(17, 22);
     for (name, s, swatch) in entries {
         let c = s.colour;
         match swatch {
@@ -81,7 +85,7 @@ where
         }
         area.draw(&Text::new(name.clone(), (40, y - 8), style(14)))
             .map_err(super::err)?;
-        y += 22;
+        y += step;
     }
     Ok(())
 }

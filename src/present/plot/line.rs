@@ -5,8 +5,9 @@
 //! step function.
 
 use super::axis::{CategoryLabels, TickAxis, span, ticks};
+use super::frame::{Frame, frame};
 use super::legend::{self, Swatch};
-use super::style::{SeriesStyle, frame, in_order, style, x_area};
+use super::style::{SeriesStyle, in_order, style};
 use super::{Figure, err};
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
@@ -61,37 +62,41 @@ pub fn stepped<T: Copy>(points: &[(f64, T)]) -> Vec<(f64, T)> {
 macro_rules! chart_axes {
     ($area:expr, $plot:expr, $x:expr, $y:expr, $log_x:expr, $log_y:expr, |$chart:ident| $body:block) => {{
         let mut builder = ChartBuilder::on($area);
-        frame(
+        let framed = frame(
             &mut builder,
-            (&$plot.title, $area.dim_in_pixel().0),
+            ($area, &$plot.title),
             &$plot.x_label,
             &$plot.y_label,
             72,
-        );
+        )?;
         match ($log_x, $log_y) {
             (false, false) => {
                 let mut $chart = builder
                     .build_cartesian_2d($x.0..$x.1, $y.0..$y.1)
                     .map_err(err)?;
                 $body
+                framed.titles(&$chart)?;
             }
             (true, false) => {
                 let mut $chart = builder
                     .build_cartesian_2d(($x.0..$x.1).log_scale(), $y.0..$y.1)
                     .map_err(err)?;
                 $body
+                framed.titles(&$chart)?;
             }
             (false, true) => {
                 let mut $chart = builder
                     .build_cartesian_2d($x.0..$x.1, ($y.0..$y.1).log_scale())
                     .map_err(err)?;
                 $body
+                framed.titles(&$chart)?;
             }
             (true, true) => {
                 let mut $chart = builder
                     .build_cartesian_2d(($x.0..$x.1).log_scale(), ($y.0..$y.1).log_scale())
                     .map_err(err)?;
                 $body
+                framed.titles(&$chart)?;
             }
         }
     }};
@@ -113,10 +118,9 @@ impl LinePlot {
     /// The legend's entries: each series' name, style and swatch (none for one
     /// unnamed series).
     pub fn legend_entries(&self) -> Vec<(String, SeriesStyle, Swatch)> {
-        let swatch = match (self.categories.is_some(), self.marked()) {
-            (true, _) => Swatch::Marker,
-            (false, true) => Swatch::Line,
-            (false, false) => Swatch::Rule,
+        let swatch = match self.categories.is_some() {
+            true => Swatch::Marker,
+            false => Swatch::Line,
         };
         self.legend_names()
             .into_iter()
@@ -193,13 +197,10 @@ impl LinePlot {
         chart_axes!(area, self, xs, ys, self.log_x, self.log_y, |chart| {
             chart
                 .configure_mesh()
-                .x_desc(&self.x_label)
-                .y_desc(&self.y_label)
                 .x_labels(x_ticks)
                 .x_label_formatter(&fx)
                 .y_label_formatter(&fy)
                 .label_style(style(14))
-                .axis_desc_style(style(16))
                 .light_line_style(WHITE.mix(0.0))
                 .draw()
                 .map_err(err)?;
@@ -223,9 +224,13 @@ impl LinePlot {
                     false => medians.clone(),
                 };
                 legend::line(&mut chart, &drawn, *st)?;
-                if self.marked() {
-                    legend::markers(&mut chart, &medians, *st)?;
-                }
+                // Every point marked when few, else the line's end: where each series
+                // stops stays told apart where lines run on top of each other.
+                let marked = match self.marked() {
+                    true => &medians[..],
+                    false => &medians[medians.len().saturating_sub(1)..],
+                };
+                legend::markers(&mut chart, marked, *st)?;
             }
         });
         Ok(())
@@ -244,23 +249,23 @@ impl LinePlot {
         let axis_px = f64::from(area.dim_in_pixel().0) - 2.0 * 12.0 - 72.0;
         let fitted = CategoryLabels::fit(labels, axis_px, 14);
         let mut builder = ChartBuilder::on(area);
-        frame(
+        let mut framed = frame(
             &mut builder,
-            (&self.title, area.dim_in_pixel().0),
+            (area, &self.title),
             &self.x_label,
             &self.y_label,
             72,
-        );
-        builder.x_label_area_size(fitted.area(x_area(&self.x_label)));
+        )?;
+        framed.category_area(&mut builder, &fitted);
         let x = TickAxis::categories(labels);
         if self.log_y {
             let chart = builder
                 .build_cartesian_2d(x, (ys.0..ys.1).log_scale())
                 .map_err(err)?;
-            self.categorical_series(chart, styles, &fitted)
+            self.categorical_series(chart, styles, (&fitted, &framed))
         } else {
             let chart = builder.build_cartesian_2d(x, ys.0..ys.1).map_err(err)?;
-            self.categorical_series(chart, styles, &fitted)
+            self.categorical_series(chart, styles, (&fitted, &framed))
         }
     }
 
@@ -268,7 +273,7 @@ impl LinePlot {
         &self,
         mut chart: legend::Chart<'_, DB, TickAxis, Y>,
         styles: &[SeriesStyle],
-        fitted: &CategoryLabels,
+        (fitted, framed): (&CategoryLabels, &Frame),
     ) -> anyhow::Result<()>
     where
         DB: DrawingBackend,
@@ -280,16 +285,14 @@ impl LinePlot {
         chart
             .configure_mesh()
             .x_label_formatter(&|_| String::new())
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
             .y_label_formatter(&fy)
             .label_style(style(14))
-            .axis_desc_style(style(16))
             .bold_line_style(BLACK.mix(0.08))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
         fitted.draw(&chart)?;
+        framed.titles(&chart)?;
         let n = self.series.len().max(1) as f64;
         let step = (0.7 / n).min(0.18);
         for (k, (s, st)) in self.series.iter().zip(styles).enumerate() {

@@ -2,9 +2,9 @@
 //! lines with interquartile bands or per-category points (`line`), box plots
 //! (`boxplot`), heatmaps with a colour bar (`heatmap`), histograms (`histogram`),
 //! ranking charts (`interval`) and labelled boards with a path (`board`), small
-//! multiples of any of them (`facets`), on shared axes (`axis`), legends (`legend`) and
-//! style (`style`), drawn for a printed size (`print`), with text measured as the SVG
-//! sets it (`text`). They take plain numbers and labels, nothing of any domain.
+//! multiples of any of them (`facets`), on shared axes (`axis`) in a frame whose axis
+//! titles fit their axes (`frame`), with legends (`legend`) and style (`style`), drawn
+//! for a printed size (`print`), with text measured as the SVG sets it (`text`). They take plain numbers and labels, nothing of any domain.
 //!
 //! Text uses DejaVu Sans, embedded through the `dejavu` crate, so figures render the same
 //! on a machine without any font package; the PDF converter loads the same font.
@@ -13,6 +13,7 @@ mod axis;
 mod board;
 mod boxplot;
 mod facets;
+mod frame;
 mod heatmap;
 mod histogram;
 mod interval;

@@ -26,11 +26,12 @@ pub struct Print {
 }
 
 impl Default for Print {
-    /// A figure at a 16 cm text width, 10 cm high, its ticks at 8 pt.
+    /// A figure at a 16 cm text width, 7 cm high (so a figure and its caption take at
+    /// most a third of a printed page), its ticks at 8 pt.
     fn default() -> Print {
         Print {
             width_cm: 16.0,
-            height_cm: 10.0,
+            height_cm: 7.0,
             font_pt: 8.0,
         }
     }
@@ -97,13 +98,13 @@ mod tests {
         let (w, h) = p.canvas();
         let pt = Print::printed_pt(TICK_UNITS, f64::from(w), 16.0);
         assert!((8.0..8.05).contains(&pt), "{pt}");
-        assert_eq!(p.outer(), (900, 563));
-        assert!((f64::from(h) / f64::from(w) - 10.0 / 16.0).abs() < 0.01);
+        assert_eq!(p.outer(), (900, 394));
+        assert!((f64::from(h) / f64::from(w) - 7.0 / 16.0).abs() < 0.01);
         let svg = format!("<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">");
         let out = p.apply(&svg, p.outer());
         assert_eq!(
             out,
-            format!("<svg width=\"900\" height=\"563\" viewBox=\"0 0 {w} {h}\">")
+            format!("<svg width=\"900\" height=\"394\" viewBox=\"0 0 {w} {h}\">")
         );
         assert!(Print { font_pt: 2.0, ..p }.check().is_err());
     }

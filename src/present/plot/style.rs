@@ -32,42 +32,6 @@ pub(super) fn centred(size: u32) -> TextStyle<'static> {
     style(size).pos(Pos::new(HPos::Center, VPos::Center))
 }
 
-/// Frames a chart: its title above (none when empty, as in a panel of small
-/// multiples, whose grid titles it), its margin, and label areas for ticks and axis
-/// titles (narrower where the axis title is empty).
-pub(super) fn frame<DB: DrawingBackend>(
-    b: &mut ChartBuilder<'_, '_, DB>,
-    (title, width): (&str, u32),
-    x_label: &str,
-    y_label: &str,
-    y_area: u32,
-) {
-    if !title.is_empty() {
-        b.caption(title, style(title_size(title, width)));
-    }
-    let y_area = match y_label.is_empty() {
-        true => y_area.saturating_sub(24),
-        false => y_area,
-    };
-    b.margin(12)
-        .x_label_area_size(x_area(x_label))
-        .y_label_area_size(y_area);
-}
-
-/// The height of the x axis's label area for one line of tick labels: room for the
-/// axis title below them, when there is one.
-pub(super) fn x_area(x_label: &str) -> u32 {
-    if x_label.is_empty() { 30 } else { 48 }
-}
-
-/// The size of a title over `width` units: 22, smaller for a long title so that it
-/// fits (DejaVu Sans averages about 0.6 em a character), never below the ticks' 14.
-pub(super) fn title_size(title: &str, width: u32) -> u32 {
-    let chars = title.chars().count().max(1) as f64;
-    let fits = f64::from(width) * 0.94 / (chars * 0.6 / 1.24);
-    (fits.floor() as u32).clamp(14, 22)
-}
-
 /// The Okabe–Ito palette, most distinct first (black last; its yellow darkened so it
 /// reads on white).
 pub const PALETTE: [RGBColor; 8] = [

@@ -21,9 +21,8 @@ pub struct Setting {
     pub body: f32,
     /// Whether a study (a section with questions) opens a new page.
     pub study_pages: bool,
-    /// The widest a figure is set, as a share of the text width.
-    pub figure_width: f32,
-    /// The tallest a figure is set, as a share of the text height.
+    /// The tallest a figure is set, as a share of the text height (figures are set at
+    /// the size they were drawn for, at most the text width).
     pub figure_height: f32,
 }
 
@@ -40,12 +39,12 @@ impl Setting {
             bottom: 56.0,
             body: 9.5,
             study_pages: true,
-            figure_width: 0.92,
             figure_height: 0.42,
         }
     }
 
-    /// A short report (at most a few pages): tighter margins, smaller figures.
+    /// A short report (at most a few pages): tighter margins, figures at most 30% of
+    /// the text height (its study declares their printed size).
     pub fn summary() -> Setting {
         Setting {
             page: A4,
@@ -54,7 +53,6 @@ impl Setting {
             bottom: 44.0,
             body: 8.8,
             study_pages: false,
-            figure_width: 0.62,
             figure_height: 0.3,
         }
     }
@@ -391,7 +389,8 @@ impl Layout<'_> {
         self.figures += 1;
         let (w0, h0) = self.sizes.get(index).copied().unwrap_or((1.0, 1.0));
         let size = self.s.body * 0.88;
-        let mut w = (self.width() * self.s.figure_width).min(w0.max(1.0));
+        // At the size it was drawn for, at most the text width.
+        let mut w = self.width().min(w0.max(1.0));
         let lines = self.caption_lines(&format!("Figure {}.", index + 1), caption, self.width());
         let text_h = lines.len() as f32 * Self::leading(size) + 4.0;
         let full = (self.top() - self.s.bottom) * self.s.figure_height;

@@ -83,7 +83,9 @@ fn figure(path: &Path) -> anyhow::Result<Figure> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let (chunk, xobject) = svg2pdf::to_chunk(&tree, svg2pdf::ConversionOptions::default())
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let size = (tree.size().width(), tree.size().height());
+    // The size it was drawn for: its SVG pixels at PX_PER_CM, in points.
+    let pt = (72.0 / 2.54 / crate::present::plot::PX_PER_CM) as f32;
+    let size = (tree.size().width() * pt, tree.size().height() * pt);
     Ok(Figure {
         chunk,
         xobject,
