@@ -117,6 +117,7 @@ where
     let f = Frame {
         titles,
         areas: (x_area(x_label) + more_x, y_area + more_y),
+        y_fit: (y_label.to_string(), plot.1, y_area),
     };
     b.margin(MARGIN)
         .margin_top(top)
@@ -210,6 +211,8 @@ pub(super) struct Frame {
     titles: AxisTitles,
     /// The x label area's height and the y label area's width.
     areas: (u32, u32),
+    /// The y title, the plot's height it was set for and the y label area without it.
+    y_fit: (String, f64, u32),
 }
 
 impl Frame {
@@ -220,8 +223,15 @@ impl Frame {
         b: &mut ChartBuilder<'_, '_, DB>,
         labels: &CategoryLabels,
     ) {
-        self.areas.0 = labels.area(self.areas.0);
-        b.x_label_area_size(self.areas.0);
+        let deeper = labels.area(self.areas.0) - self.areas.0;
+        self.areas.0 += deeper;
+        // The plot is lower by as much: the y title is set again for it.
+        let (title, height, base) = &self.y_fit;
+        let y = AxisTitles::fit("", title, (0.0, height - f64::from(deeper))).y;
+        self.titles.y = y;
+        self.areas.1 = base + self.titles.extra().1;
+        b.x_label_area_size(self.areas.0)
+            .y_label_area_size(self.areas.1);
     }
 
     /// Draws the axis titles beside `chart`.
