@@ -254,8 +254,6 @@ pub struct CategoryLabels {
 pub const MAX_LINES: usize = 3;
 /// The space kept between neighbouring labels, in pixels.
 const GAP: f64 = 8.0;
-/// From one line's top to the next one's, in ems.
-const LEADING: f64 = 1.2;
 
 impl CategoryLabels {
     /// `labels` set for an axis `axis_px` wide (one slot each) in text of style size
@@ -280,7 +278,7 @@ impl CategoryLabels {
 
     /// The pixels a line adds below the first.
     pub fn line_height(&self) -> f64 {
-        (text::em(f64::from(self.px)) * LEADING).ceil()
+        text::line_height(f64::from(self.px))
     }
 
     /// Every line and where its top centre goes, when label `i` is centred on

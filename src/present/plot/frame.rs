@@ -46,7 +46,7 @@ impl AxisTitles {
 
     /// From one line's top to the next one's.
     pub fn line_height() -> u32 {
-        (text::em(f64::from(TITLE_PX)) * 1.2).ceil() as u32
+        text::line_height(f64::from(TITLE_PX)) as u32
     }
 
     /// The pixels the lines past the first add to the x and the y label area.
@@ -161,7 +161,7 @@ impl ChartTitle {
     }
 
     fn line_height(&self) -> u32 {
-        (text::em(f64::from(self.size)) * 1.2).ceil() as u32
+        text::line_height(f64::from(self.size)) as u32
     }
 
     /// The height the title takes above the chart, with the gap below it.

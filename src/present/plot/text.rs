@@ -72,6 +72,12 @@ pub fn em(px: f64) -> f64 {
     px / 1.24
 }
 
+/// From one line's top to the next one's, in whole pixels, for text of style size `px`
+/// (1.2 em: titles, axis titles and category labels alike).
+pub fn line_height(px: f64) -> f64 {
+    (em(px) * 1.2).ceil()
+}
+
 /// The advance width of `text` at style size `px`, in pixels.
 pub fn width(text: &str, px: f64) -> f64 {
     let f = face();
